@@ -1,0 +1,1 @@
+export const ACTION_VERSION = '1.0.0'
