@@ -1,0 +1,159 @@
+import { ApiError, notFound, paginate, type Reply, type RouteContext } from './http.js'
+import type { Route } from './router.js'
+import { labelJson, requireIssue } from './routes-labels.js'
+import { findIssue, findLabel, type CommitState, type IssueState } from './state.js'
+
+/** The API version that dropped `merge_commit_sha` from pull request objects. */
+const NO_MERGE_COMMIT_SHA = '2026-03-10'
+
+function labelsOf(ctx: RouteContext, issue: IssueState) {
+  return issue.labels.flatMap(name => {
+    const label = findLabel(ctx.state, ctx.repo, name)
+    return label ? [labelJson(ctx, label)] : []
+  })
+}
+
+function issueJson(ctx: RouteContext, issue: IssueState) {
+  const url = `${ctx.baseUrl}/repos/${ctx.repo}/issues/${issue.number}`
+  const json: Record<string, unknown> = {
+    id: 1000000 + issue.number,
+    node_id: 'I_' + Buffer.from(`${ctx.repo}#${issue.number}`).toString('base64url'),
+    url,
+    html_url: `https://github.com/${ctx.repo}/issues/${issue.number}`,
+    number: issue.number,
+    state: issue.state,
+    locked: issue.locked,
+    title: issue.title,
+    body: issue.body,
+    labels: labelsOf(ctx, issue)
+  }
+  if (issue.pull)
+    json.pull_request = {
+      url: `${ctx.baseUrl}/repos/${ctx.repo}/pulls/${issue.number}`,
+      html_url: `https://github.com/${ctx.repo}/pull/${issue.number}`,
+      merged_at: issue.pull.merged_at
+    }
+  return json
+}
+
+function pullJson(ctx: RouteContext, issue: IssueState) {
+  const pull = issue.pull
+  if (!pull) throw new Error('not a pull request')
+  const json: Record<string, unknown> = {
+    id: 2000000 + issue.number,
+    node_id: 'PR_' + Buffer.from(`${ctx.repo}#${issue.number}`).toString('base64url'),
+    url: `${ctx.baseUrl}/repos/${ctx.repo}/pulls/${issue.number}`,
+    html_url: `https://github.com/${ctx.repo}/pull/${issue.number}`,
+    number: issue.number,
+    state: issue.state,
+    locked: issue.locked,
+    title: issue.title,
+    body: issue.body,
+    labels: labelsOf(ctx, issue),
+    merged: pull.merged,
+    merged_at: pull.merged_at,
+    head: { sha: pull.head_sha, ref: pull.head_ref },
+    base: { ref: pull.base_ref }
+  }
+  if (ctx.apiVersion !== NO_MERGE_COMMIT_SHA) json.merge_commit_sha = pull.merge_commit_sha
+  return json
+}
+
+function getPull(ctx: RouteContext): Reply {
+  const raw = ctx.params.number ?? ''
+  const issue = /^\d+$/.test(raw) ? findIssue(ctx.state, ctx.repo, Number(raw)) : undefined
+  if (!issue?.pull || issue.deleted) throw notFound()
+  return { status: 200, body: pullJson(ctx, issue) }
+}
+
+function getIssue(ctx: RouteContext): Reply {
+  return { status: 200, body: issueJson(ctx, requireIssue(ctx)) }
+}
+
+/** Index of a commit named by ref, full sha or an unambiguous sha prefix of 7+ characters. */
+function commitIndex(ctx: RouteContext, name: string): number {
+  const commits = ctx.state.commits[ctx.repo] ?? []
+  const sha = ctx.state.refs[ctx.repo]?.[name] ?? name
+  const exact = commits.findIndex(c => c.sha === sha)
+  if (exact >= 0) return exact
+  if (sha.length < 7) return -1
+  const matches = commits.flatMap((c, i) => (c.sha.startsWith(sha) ? [i] : []))
+  return matches.length === 1 ? (matches[0] as number) : -1
+}
+
+function commitJson(ctx: RouteContext, commit: CommitState) {
+  return {
+    sha: commit.sha,
+    url: `${ctx.baseUrl}/repos/${ctx.repo}/commits/${commit.sha}`,
+    commit: { message: commit.message }
+  }
+}
+
+function pullsForCommit(ctx: RouteContext): Reply {
+  const sha = ctx.params.sha ?? ''
+  const commit = (ctx.state.commits[ctx.repo] ?? [])[commitIndex(ctx, sha)]
+  if (!commit) throw new ApiError(422, `No commit found for SHA: ${sha}`)
+  const pulls = commit.pulls.flatMap(number => {
+    const issue = findIssue(ctx.state, ctx.repo, number)
+    return issue?.pull && !issue.deleted ? [pullJson(ctx, issue)] : []
+  })
+  const page = paginate(ctx, pulls)
+  return { status: 200, headers: page.headers, body: page.items }
+}
+
+function compare(ctx: RouteContext): Reply {
+  const parts = (ctx.params.basehead ?? '').split('...')
+  if (parts.length !== 2) throw notFound()
+  const [base = '', head = ''] = parts
+  const from = commitIndex(ctx, base)
+  const to = commitIndex(ctx, head)
+  if (from < 0 || to < 0) throw notFound()
+  const commits = ctx.state.commits[ctx.repo] ?? []
+  const ahead = commits.slice(from + 1, to + 1)
+  const aheadBy = Math.max(0, to - from)
+  const behindBy = Math.max(0, from - to)
+  const status =
+    aheadBy > 0 ? 'ahead' : behindBy > 0 ? 'behind' : ('identical' as 'ahead' | 'behind' | 'identical')
+  const page = paginate(ctx, ahead)
+  const baseCommit = commits[from] as CommitState
+  return {
+    status: 200,
+    headers: page.headers,
+    body: {
+      url: ctx.selfUrl,
+      status,
+      ahead_by: aheadBy,
+      behind_by: behindBy,
+      total_commits: ahead.length,
+      base_commit: commitJson(ctx, baseCommit),
+      // The seeded history is linear, so the older of the two commits is the merge base.
+      merge_base_commit: commitJson(ctx, commits[Math.min(from, to)] as CommitState),
+      commits: page.items.map(c => commitJson(ctx, c))
+    }
+  }
+}
+
+const R = '/repos/:owner/:repo'
+const PULL_READ = [['pull_requests=read'], ['contents=read']]
+
+export const pullRoutes: Route[] = [
+  { method: 'GET', pattern: `${R}/pulls/:number`, permission: PULL_READ, handler: getPull },
+  {
+    method: 'GET',
+    pattern: `${R}/issues/:number`,
+    permission: [['issues=read'], ['pull_requests=read']],
+    handler: getIssue
+  },
+  {
+    method: 'GET',
+    pattern: `${R}/commits/:sha/pulls`,
+    permission: PULL_READ,
+    handler: pullsForCommit
+  },
+  {
+    method: 'GET',
+    pattern: `${R}/compare/:basehead`,
+    permission: [['contents=read']],
+    handler: compare
+  }
+].map(route => ({ ...route, scope: 'repo' as const, docs: 'https://docs.github.com/rest' }))

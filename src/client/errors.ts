@@ -1,0 +1,134 @@
+export interface ValidationError {
+  resource?: string
+  field?: string
+  code?: string
+  message?: string
+  value?: unknown
+}
+
+export interface ServiceErrorDetails {
+  method: string
+  path: string
+  /** HTTP status; 0 when no response came (network error, timeout). */
+  status: number
+  serviceMessage?: string
+  validationErrors?: ValidationError[]
+  requestId?: string
+  documentationUrl?: string
+  /** What the user can change: the permission the step needs, the time a limit resets, ... */
+  hint?: string
+  /** Attempts made, the first included. */
+  attempts?: number
+  /** Rate limit that outlasts the step, bad credentials, unsupported version: later calls fail too. */
+  fatal?: boolean
+}
+
+/** Every failure of a service call, in words a user can act on. */
+export class ServiceError extends Error {
+  readonly method: string
+  readonly path: string
+  readonly status: number
+  readonly serviceMessage?: string
+  readonly validationErrors: ValidationError[]
+  readonly requestId?: string
+  readonly documentationUrl?: string
+  readonly hint?: string
+  readonly attempts: number
+  readonly fatal: boolean
+
+  constructor(details: ServiceErrorDetails) {
+    super(formatServiceError(details))
+    this.name = 'ServiceError'
+    this.method = details.method
+    this.path = details.path
+    this.status = details.status
+    this.serviceMessage = details.serviceMessage
+    this.validationErrors = details.validationErrors ?? []
+    this.requestId = details.requestId
+    this.documentationUrl = details.documentationUrl
+    this.hint = details.hint
+    this.attempts = details.attempts ?? 1
+    this.fatal = details.fatal ?? false
+  }
+}
+
+function formatServiceError(d: ServiceErrorDetails): string {
+  const what = d.status === 0 ? 'failed' : `failed with ${d.status}`
+  let text = `${d.method} ${d.path} ${what}`
+  if (d.serviceMessage) text += `: ${d.serviceMessage}`
+  for (const v of d.validationErrors ?? []) text += `\n  - ${describeValidationError(v)}`
+  if (d.requestId) text += `\n  request id: ${d.requestId}`
+  if (d.hint) text += `\n  ${d.hint}`
+  return text
+}
+
+export function describeValidationError(v: ValidationError): string {
+  const where = [v.resource, v.field].filter(Boolean).join('.')
+  const parts = [where || 'request', v.code ?? 'invalid']
+  if (v.message) parts.push(v.message)
+  return parts.join(': ')
+}
+
+const ORG_ONLY =
+  'Artifact metadata exists only for repositories owned by an organization, on github.com and ' +
+  'GitHub Enterprise Cloud.'
+
+/**
+ * The hint for a 401/403/404: which permission the step needs. The service names it in
+ * `x-accepted-github-permissions` when it can; otherwise it follows from the endpoint.
+ */
+export function permissionHint(
+  method: string,
+  path: string,
+  status: number,
+  acceptedPermissions?: string
+): string | undefined {
+  if (status === 401) {
+    return 'The token was refused: it is missing, expired or revoked. Check the `token` input.'
+  }
+  if (status !== 403 && status !== 404) return undefined
+  const artifact = /\/artifacts\//.test(path)
+  const fromHeader = acceptedPermissions
+    ? describeAcceptedPermissions(acceptedPermissions)
+    : undefined
+  const write = method.toUpperCase() !== 'GET'
+  const needed =
+    fromHeader ??
+    (artifact
+      ? `artifact-metadata: ${write ? 'write' : 'read'}`
+      : /\/(labels|issues)(\/|$)/.test(path)
+        ? `issues: ${write ? 'write' : 'read'} or pull-requests: ${write ? 'write' : 'read'}`
+        : undefined)
+  const lines: string[] = []
+  if (needed) {
+    lines.push(
+      `The step needs the permission ${needed}: add it under \`permissions:\` in the workflow ` +
+        '(a token made by hand needs the same access).'
+    )
+  }
+  if (artifact) {
+    lines.push(
+      ORG_ONLY + (status === 404 ? ' A 404 also means the organization or digest is unknown.' : '')
+    )
+  }
+  return lines.length > 0 ? lines.join(' ') : undefined
+}
+
+/** `artifact_metadata=write; issues=write,pull_requests=read` in the user's words. */
+export function describeAcceptedPermissions(header: string): string | undefined {
+  const sets = header
+    .split(';')
+    .map(set =>
+      set
+        .split(',')
+        .map(item => item.trim())
+        .filter(Boolean)
+        .map(item => {
+          const [name, level] = item.split('=').map(s => s.trim())
+          return `${(name ?? '').replace(/_/g, '-')}: ${level ?? 'read'}`
+        })
+        .join(' and ')
+    )
+    .filter(Boolean)
+  return sets.length > 0 ? sets.join(' or ') : undefined
+}

@@ -1,0 +1,116 @@
+/** The longest rate-limit wait worth sitting through; past it the step fails and says when to retry. */
+export const MAX_RATE_LIMIT_WAIT_MS = 15 * 60 * 1000
+/** First wait after a transient failure; it doubles per retry, with jitter, up to the cap. */
+export const BACKOFF_BASE_MS = 1000
+export const BACKOFF_CAP_MS = 30 * 1000
+/** Wait for a rate limit that names no time: the service asks for at least a minute. */
+export const UNTIMED_RATE_LIMIT_WAIT_MS = 60 * 1000
+/** Added to `x-ratelimit-reset` because the reset second is rounded and clocks drift. */
+export const RESET_MARGIN_MS = 1000
+
+export const TRANSIENT_STATUSES = new Set([500, 502, 503, 504])
+
+export type Outcome =
+  | { kind: 'response'; status: number; headers: Record<string, string>; message?: string }
+  | { kind: 'network'; error: Error }
+  | { kind: 'timeout'; error: Error }
+
+export interface RetryContext {
+  /** Retries already made for this request: 0 when the first attempt just failed. */
+  retriesMade: number
+  maxRetries: number
+  /** Milliseconds since the epoch. */
+  now: number
+  /** Uniform in [0, 1); injected so tests can pin the jitter. */
+  random: () => number
+  /** Rate limits that named no time, seen before for this request: each one doubles the wait. */
+  untimedRateLimits: number
+}
+
+export type FailureClass = 'transient' | 'rate-limit' | 'permanent'
+
+export type RetryDecision =
+  | { retry: true; waitMs: number; failure: Exclude<FailureClass, 'permanent'>; reason: string }
+  | { retry: false; failure: FailureClass; reason: string }
+
+export function classify(outcome: Outcome): FailureClass {
+  if (outcome.kind !== 'response') return 'transient'
+  const { status, headers, message } = outcome
+  if (TRANSIENT_STATUSES.has(status)) return 'transient'
+  if (status === 429) return 'rate-limit'
+  if (status === 403) {
+    if (headers['x-ratelimit-remaining'] === '0') return 'rate-limit'
+    if (headers['retry-after'] !== undefined) return 'rate-limit'
+    if (message !== undefined && /rate limit/i.test(message)) return 'rate-limit'
+  }
+  return 'permanent'
+}
+
+/** Decides whether a failed attempt is retried and after how long. Pure: no clock, no I/O. */
+export function decideRetry(outcome: Outcome, ctx: RetryContext): RetryDecision {
+  const failure = classify(outcome)
+  if (failure === 'permanent') return { retry: false, failure, reason: 'not retryable' }
+
+  let waitMs: number
+  let reason: string
+  if (failure === 'transient') {
+    waitMs = backoff(ctx.retriesMade, ctx.random)
+    reason = describeTransient(outcome)
+  } else {
+    const timed = rateLimitWait(outcome, ctx.now)
+    waitMs = timed ?? UNTIMED_RATE_LIMIT_WAIT_MS * 2 ** ctx.untimedRateLimits
+    reason = `rate limited (${statusOf(outcome)})`
+    if (waitMs > MAX_RATE_LIMIT_WAIT_MS) {
+      const resetAt = new Date(ctx.now + waitMs).toISOString()
+      return {
+        retry: false,
+        failure,
+        reason:
+          `rate limit: it resets at ${resetAt}, in ${Math.ceil(waitMs / 60000)} minutes, ` +
+          `longer than the ${MAX_RATE_LIMIT_WAIT_MS / 60000} minutes this step waits; run it again after that`
+      }
+    }
+  }
+
+  if (ctx.retriesMade >= ctx.maxRetries) {
+    return {
+      retry: false,
+      failure,
+      reason: `${reason}; gave up after ${ctx.maxRetries} ${ctx.maxRetries === 1 ? 'retry' : 'retries'}`
+    }
+  }
+  return { retry: true, waitMs: Math.round(waitMs), failure, reason }
+}
+
+/** Exponential backoff with jitter: between half and all of base * 2^n, capped. */
+export function backoff(retriesMade: number, random: () => number): number {
+  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** retriesMade)
+  return ceiling / 2 + random() * (ceiling / 2)
+}
+
+/** The wait a rate-limited response names, or undefined when it names none. */
+export function rateLimitWait(outcome: Outcome, now: number): number | undefined {
+  if (outcome.kind !== 'response') return undefined
+  const retryAfter = outcome.headers['retry-after']
+  if (retryAfter !== undefined) {
+    const seconds = Number(retryAfter.trim())
+    if (retryAfter.trim() !== '' && Number.isFinite(seconds)) return Math.max(0, seconds * 1000)
+    const date = Date.parse(retryAfter)
+    if (!Number.isNaN(date)) return Math.max(0, date - now)
+  }
+  const reset = Number(outcome.headers['x-ratelimit-reset'])
+  if (outcome.headers['x-ratelimit-remaining'] === '0' && Number.isFinite(reset) && reset > 0) {
+    return Math.max(0, reset * 1000 - now) + RESET_MARGIN_MS
+  }
+  return undefined
+}
+
+function statusOf(outcome: Outcome): string {
+  return outcome.kind === 'response' ? String(outcome.status) : outcome.kind
+}
+
+function describeTransient(outcome: Outcome): string {
+  if (outcome.kind === 'response') return `server error ${outcome.status}`
+  if (outcome.kind === 'timeout') return `no response in time (${outcome.error.message})`
+  return `network error (${outcome.error.message})`
+}

@@ -1,0 +1,517 @@
+import { z } from 'zod'
+import { DEFAULT_API_VERSION } from './client/client.js'
+
+/** Every input the action reads, as action.yml declares them. */
+export const INPUT_NAMES = [
+  'token',
+  'api-url',
+  'api-version',
+  'org',
+  'repository',
+  'digest',
+  'name',
+  'version',
+  'status',
+  'environment',
+  'physical-environment',
+  'cluster',
+  'deployment-name',
+  'tags',
+  'runtime-risks',
+  'registry-url',
+  'artifact-url',
+  'registry-repository',
+  'storage-path',
+  'storage-status',
+  'dry-run',
+  'max-retries'
+] as const
+
+export type InputName = (typeof INPUT_NAMES)[number]
+export type RawInputs = Partial<Record<InputName, string>>
+
+export const RUNTIME_RISKS = [
+  'critical-resource',
+  'internet-exposed',
+  'lateral-movement',
+  'sensitive-data'
+] as const
+export type RuntimeRisk = (typeof RUNTIME_RISKS)[number]
+export const DEPLOYMENT_STATUSES = ['deployed', 'decommissioned'] as const
+export const STORAGE_STATUSES = ['active', 'eol', 'deleted'] as const
+export const MAX_TAGS = 5
+export const MAX_RETRIES_LIMIT = 10
+export const DEFAULT_MAX_RETRIES = 3
+export const DEFAULT_API_URL = 'https://api.github.com'
+
+export interface Connection {
+  token: string
+  /** Without a trailing slash. */
+  apiUrl: string
+  apiVersion: string
+  org: string
+  repository: { owner: string; name: string }
+  /** The repository's name when its owner is `org`: sent as `github_repository`. */
+  serviceRepository?: string
+}
+
+export interface Artifact {
+  name: string
+  /** `sha256:` and 64 lower-case hex digits. */
+  digest: string
+  version?: string
+}
+
+export interface DeploymentRecordInput {
+  status: (typeof DEPLOYMENT_STATUSES)[number]
+  logicalEnvironment: string
+  physicalEnvironment?: string
+  cluster?: string
+  deploymentName: string
+  tags?: Record<string, string>
+  runtimeRisks?: RuntimeRisk[]
+}
+
+export interface StorageRecordInput {
+  registryUrl: string
+  artifactUrl?: string
+  repository?: string
+  path?: string
+  status: (typeof STORAGE_STATUSES)[number]
+}
+
+export interface Inputs {
+  connection: Connection
+  artifact?: Artifact
+  deployment?: DeploymentRecordInput
+  storage?: StorageRecordInput
+  dryRun: boolean
+  maxRetries: number
+}
+
+export interface InputProblem {
+  input: string
+  message: string
+}
+
+/** Bad input: every problem at once, each naming its input. */
+export class InputError extends Error {
+  constructor(readonly problems: InputProblem[]) {
+    super(
+      `The inputs have ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}; ` +
+        'nothing was sent:\n' +
+        problems.map(p => `  - ${p.input}: ${p.message}`).join('\n')
+    )
+    this.name = 'InputError'
+  }
+}
+
+/** Reads the raw inputs through the runner's accessor (`core.getInput`). */
+export function readRawInputs(getInput: (name: string) => string): RawInputs {
+  const raw: RawInputs = {}
+  for (const name of INPUT_NAMES) raw[name] = getInput(name)
+  return raw
+}
+
+type Env = Record<string, string | undefined>
+
+/** Turns raw inputs into the typed object `run()` takes, or throws an `InputError` naming each bad one. */
+export function parseInputs(raw: RawInputs, env: Env = process.env): Inputs {
+  const c = new Collector(raw)
+
+  const token = c.take('token', nonEmptyText('a token'), env['GITHUB_TOKEN'])
+  if (token === undefined && !c.failed('token')) {
+    c.problem('token', 'is empty: pass `token`, or run in a workflow where GITHUB_TOKEN is set')
+  }
+  const apiUrl = c.take('api-url', serviceUrl, env['GITHUB_API_URL']) ?? DEFAULT_API_URL
+  const apiVersion = c.take('api-version', apiVersionSchema) ?? DEFAULT_API_VERSION
+  const repository = c.take('repository', repositorySchema, env['GITHUB_REPOSITORY'])
+  const org = c.take('org', orgSchema) ?? repository?.owner
+  if (org === undefined && !c.failed('org') && !c.failed('repository')) {
+    c.problem('org', 'is empty and no `repository` (GITHUB_REPOSITORY) to take its owner from')
+  }
+
+  const parsedDigest = c.take('digest', digestSchema)
+  const name = c.take('name', boundedText(1, 256)) ?? parsedDigest?.image
+  const version = c.take('version', boundedText(1, 100))
+  const status = c.take(
+    'status',
+    z.enum(DEPLOYMENT_STATUSES, { error: oneOf(DEPLOYMENT_STATUSES) })
+  )
+  const environment = c.take('environment', boundedText(1, 128))
+  const physicalEnvironment = c.take('physical-environment', boundedText(1, 128))
+  const cluster = c.take('cluster', clusterSchema)
+  const deploymentName = c.take('deployment-name', boundedText(1, 256))
+  const tags = c.take('tags', tagsSchema)
+  const runtimeRisks = c.take('runtime-risks', runtimeRisksSchema)
+
+  const registryUrl = c.take('registry-url', httpsUrl(256))
+  const artifactUrl = c.take('artifact-url', httpsUrl(152))
+  const registryRepository = c.take('registry-repository', boundedText(1, 128))
+  const storagePath = c.take('storage-path', boundedText(1, 512))
+  const storageStatus = c.take(
+    'storage-status',
+    z.enum(STORAGE_STATUSES, { error: oneOf(STORAGE_STATUSES) })
+  )
+
+  const dryRun = c.take('dry-run', booleanSchema) ?? false
+  const maxRetries = c.take('max-retries', maxRetriesSchema) ?? DEFAULT_MAX_RETRIES
+
+  const wantsDeployment = environment !== undefined
+  const wantsStorage = registryUrl !== undefined
+  if (wantsDeployment || wantsStorage) {
+    const forWhat = wantsDeployment
+      ? 'a deployment record (`environment` is set)'
+      : 'a storage record'
+    if (parsedDigest === undefined && !c.failed('digest'))
+      c.problem('digest', `is required for ${forWhat}`)
+    if (name === undefined && !c.failed('name')) {
+      c.problem(
+        'name',
+        `is required for ${forWhat}; give it, or a digest of the form <image>@sha256:<hex>`
+      )
+    }
+  }
+  if (!wantsDeployment) {
+    for (const input of [
+      'physical-environment',
+      'cluster',
+      'deployment-name',
+      'tags',
+      'runtime-risks',
+      'status'
+    ] as const) {
+      if (c.given(input))
+        c.problem(input, 'belongs to a deployment record, which needs `environment`')
+    }
+  }
+  if (!wantsStorage) {
+    for (const input of [
+      'artifact-url',
+      'registry-repository',
+      'storage-path',
+      'storage-status'
+    ] as const) {
+      if (c.given(input))
+        c.problem(input, 'belongs to a storage record, which needs `registry-url`')
+    }
+  }
+  if (!wantsDeployment && !wantsStorage && !c.failed('environment') && !c.failed('registry-url')) {
+    c.problem(
+      'environment',
+      'nothing to record: set `environment` for a deployment record and/or `registry-url` for a storage record'
+    )
+  }
+
+  const deploymentNameDefault = name !== undefined ? defaultDeploymentName(name) : undefined
+  if (
+    wantsDeployment &&
+    deploymentName === undefined &&
+    name !== undefined &&
+    deploymentNameDefault === undefined
+  ) {
+    c.problem('deployment-name', `cannot be taken from name \`${name}\`; set it`)
+  }
+
+  c.throwIfAny()
+  // Past throwIfAny every value the rules above require is present.
+  const repo = repository as { owner: string; name: string } | undefined
+  const connection: Connection = {
+    token: token as string,
+    apiUrl,
+    apiVersion,
+    org: org as string,
+    repository: repo ?? { owner: org as string, name: '' },
+    serviceRepository:
+      repo && repo.owner.toLowerCase() === (org as string).toLowerCase() ? repo.name : undefined
+  }
+  const artifact =
+    parsedDigest && name
+      ? { name, digest: parsedDigest.digest, ...(version ? { version } : {}) }
+      : undefined
+  return {
+    connection,
+    artifact,
+    deployment: wantsDeployment
+      ? {
+          status: status ?? 'deployed',
+          logicalEnvironment: environment,
+          physicalEnvironment,
+          cluster,
+          deploymentName: (deploymentName ?? deploymentNameDefault) as string,
+          tags,
+          runtimeRisks
+        }
+      : undefined,
+    storage: wantsStorage
+      ? {
+          registryUrl,
+          artifactUrl,
+          repository: registryRepository,
+          path: storagePath,
+          status: storageStatus ?? 'active'
+        }
+      : undefined,
+    dryRun,
+    maxRetries
+  }
+}
+
+/** `ghcr.io/acme/web:1.2` -> `web`: the last path segment, without tag. */
+export function defaultDeploymentName(name: string): string | undefined {
+  const withoutDigest = name.split('@')[0] ?? ''
+  const last = withoutDigest.split('/').filter(Boolean).pop() ?? ''
+  const withoutTag = last.split(':')[0] ?? ''
+  return withoutTag === '' ? undefined : withoutTag.slice(0, 256)
+}
+
+/** Newline- or comma-separated, trimmed, empty items and duplicates dropped. */
+export function splitList(value: string): string[] {
+  return [
+    ...new Set(
+      value
+        .split(/[\n,]/)
+        .map(item => item.trim())
+        .filter(Boolean)
+    )
+  ]
+}
+
+class Collector {
+  readonly problems: InputProblem[] = []
+
+  constructor(private readonly raw: RawInputs) {}
+
+  given(name: InputName): boolean {
+    return (this.raw[name] ?? '').trim() !== ''
+  }
+
+  failed(name: string): boolean {
+    return this.problems.some(p => p.input === name)
+  }
+
+  /** The parsed value, undefined when empty (and no fallback) or bad; a bad one is recorded. */
+  take<T>(name: InputName, schema: z.ZodType<T, string>, fallback?: string): T | undefined {
+    const value = (this.raw[name] ?? '').trim() || (fallback ?? '').trim()
+    if (value === '') return undefined
+    const result = schema.safeParse(value)
+    if (result.success) return result.data
+    const messages = [...new Set(result.error.issues.map(issue => issue.message))]
+    for (const message of messages) this.problem(name, message)
+    return undefined
+  }
+
+  problem(input: string, message: string): void {
+    this.problems.push({ input, message })
+  }
+
+  throwIfAny(): void {
+    if (this.problems.length > 0) throw new InputError(this.problems)
+  }
+}
+
+const oneOf = (values: readonly string[]) => (issue: { input?: unknown }) =>
+  `\`${String(issue.input)}\` is not one of ${values.map(v => `\`${v}\``).join(', ')}`
+
+function boundedText(min: number, max: number) {
+  return z
+    .string()
+    .min(min, { error: `must not be empty` })
+    .max(max, {
+      error: issue =>
+        `is ${String((issue.input as string).length)} characters long; at most ${max} are allowed`
+    })
+    .refine(value => !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(value), {
+      error: 'contains control characters'
+    })
+}
+
+function nonEmptyText(what: string) {
+  return z
+    .string()
+    .refine(value => !/[\s]/.test(value), { error: `${what} cannot contain white space` })
+}
+
+const LOOPBACK_HOSTS = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i
+
+const serviceUrl = z.string().transform((value, ctx) => {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    ctx.addIssue({ code: 'custom', message: `\`${value}\` is not a URL` })
+    return z.NEVER
+  }
+  const loopback = LOOPBACK_HOSTS.test(url.hostname)
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must use https (plain http only for localhost and 127.0.0.1)'
+    })
+    return z.NEVER
+  }
+  if (url.username || url.password || url.search || url.hash) {
+    ctx.addIssue({ code: 'custom', message: 'must not carry credentials, a query or a fragment' })
+    return z.NEVER
+  }
+  return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`
+})
+
+function httpsUrl(max: number) {
+  return z.string().superRefine((value, ctx) => {
+    if (value.length > max) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `is ${value.length} characters long; at most ${max} are allowed`
+      })
+      return
+    }
+    let url: URL
+    try {
+      url = new URL(value)
+    } catch {
+      ctx.addIssue({ code: 'custom', message: `\`${value}\` is not a URL` })
+      return
+    }
+    if (url.protocol !== 'https:')
+      ctx.addIssue({ code: 'custom', message: 'must be an https:// URL' })
+  })
+}
+
+const apiVersionSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, {
+  error: issue => `\`${String(issue.input)}\` is not a date version like 2026-03-10`
+})
+
+const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/
+const REPO_NAME = /^[A-Za-z0-9._-]{1,100}$/
+
+const orgSchema = z.string().regex(OWNER, {
+  error: issue =>
+    `\`${String(issue.input)}\` is not an organization name (letters, digits and -, at most 39)`
+})
+
+const repositorySchema = z.string().transform((value, ctx) => {
+  const [owner, name, ...rest] = value.split('/')
+  if (
+    owner === undefined ||
+    name === undefined ||
+    rest.length > 0 ||
+    !OWNER.test(owner) ||
+    !REPO_NAME.test(name) ||
+    /^\.+$/.test(name)
+  ) {
+    ctx.addIssue({ code: 'custom', message: `\`${value}\` is not of the form owner/name` })
+    return z.NEVER
+  }
+  return { owner, name: name.replace(/\.git$/, '') }
+})
+
+const clusterSchema = z
+  .string()
+  .max(128, { error: 'is longer than 128 characters' })
+  .regex(/^[A-Za-z0-9._-]+$/, { error: 'may hold only letters, digits, `.`, `_` and `-`' })
+
+/** Accepts `sha256:<hex>`, `<image>@sha256:<hex>` or bare hex; the hex is lower-cased. */
+export const digestSchema = z.string().transform((value, ctx) => {
+  const at = value.lastIndexOf('@')
+  const image = at > 0 ? value.slice(0, at) : undefined
+  const ref = at >= 0 ? value.slice(at + 1) : value
+  const colon = ref.indexOf(':')
+  const algorithm = colon >= 0 ? ref.slice(0, colon).toLowerCase() : 'sha256'
+  const hex = colon >= 0 ? ref.slice(colon + 1) : ref
+  if (algorithm !== 'sha256') {
+    ctx.addIssue({
+      code: 'custom',
+      message: `only sha256 digests can be recorded, not ${algorithm}`
+    })
+    return z.NEVER
+  }
+  if (!/^[0-9a-fA-F]{64}$/.test(hex)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must be sha256:<64 hex digits>, <image>@sha256:<64 hex digits> or 64 hex digits'
+    })
+    return z.NEVER
+  }
+  return { digest: `sha256:${hex.toLowerCase()}`, image }
+})
+
+const tagsSchema = z.string().transform((value, ctx) => {
+  let entries: Array<[string, unknown]>
+  if (value.startsWith('{')) {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(value)
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'looks like JSON but does not parse' })
+      return z.NEVER
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON object of strings' })
+      return z.NEVER
+    }
+    entries = Object.entries(parsed)
+  } else {
+    entries = []
+    for (const item of splitList(value)) {
+      const eq = item.indexOf('=')
+      if (eq <= 0) {
+        ctx.addIssue({ code: 'custom', message: `\`${item}\` is not key=value` })
+        continue
+      }
+      entries.push([item.slice(0, eq).trim(), item.slice(eq + 1).trim()])
+    }
+  }
+  // A null-prototype object: keys like __proto__ stay plain keys.
+  const tags: Record<string, string> = Object.create(null) as Record<string, string>
+  for (const [key, tagValue] of entries) {
+    if (typeof tagValue !== 'string') {
+      ctx.addIssue({ code: 'custom', message: `the value of \`${key}\` is not a string` })
+    } else if (key === '') {
+      ctx.addIssue({ code: 'custom', message: 'a key is empty' })
+    } else if (Object.prototype.hasOwnProperty.call(tags, key)) {
+      ctx.addIssue({ code: 'custom', message: `\`${key}\` is given twice` })
+    } else {
+      tags[key] = tagValue
+    }
+  }
+  if (entries.length > MAX_TAGS) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `has ${entries.length} keys; at most ${MAX_TAGS} are allowed`
+    })
+  }
+  return { ...tags }
+})
+
+const runtimeRisksSchema = z.string().transform((value, ctx) => {
+  const items = splitList(value)
+  const unknown = items.filter(item => !(RUNTIME_RISKS as readonly string[]).includes(item))
+  if (unknown.length > 0) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `${unknown.map(u => `\`${u}\``).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not one of ${RUNTIME_RISKS.join(', ')}`
+    })
+    return z.NEVER
+  }
+  return items as RuntimeRisk[]
+})
+
+const booleanSchema = z.string().transform((value, ctx) => {
+  if (/^true$/i.test(value)) return true
+  if (/^false$/i.test(value)) return false
+  ctx.addIssue({ code: 'custom', message: `\`${value}\` is not true or false` })
+  return z.NEVER
+})
+
+const maxRetriesSchema = z.string().transform((value, ctx) => {
+  const n = Number(value)
+  if (!/^\d+$/.test(value) || n > MAX_RETRIES_LIMIT) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `\`${value}\` is not a whole number from 0 to ${MAX_RETRIES_LIMIT}`
+    })
+    return z.NEVER
+  }
+  return n
+})

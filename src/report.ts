@@ -1,0 +1,92 @@
+import type { RunResult } from './run.js'
+
+/** The action's outputs. Every one is set on every run, empty when there is nothing, so `fromJSON` always works. */
+export function toOutputs(result: RunResult): Record<string, string> {
+  return {
+    'deployment-records': JSON.stringify(result.deploymentRecords),
+    'deployment-record-ids': result.deploymentRecords.map(r => r.id).join(','),
+    'storage-records': JSON.stringify(result.storageRecords),
+    'storage-record-ids': result.storageRecords.map(r => r.id).join(','),
+    planned: JSON.stringify(result.planned)
+  }
+}
+
+/** The message the step fails with: what was done, what failed, what was not tried. */
+export function failureReport(result: RunResult): string {
+  const lines = [`${result.failures.length} of the step's calls failed.`]
+  for (const f of result.failures) lines.push(`Failed: ${f.what}\n${indent(f.message)}`)
+  for (const s of result.skipped) lines.push(`Not attempted: ${s}`)
+  for (const d of result.done) lines.push(`Done: ${d}`)
+  return lines.join('\n')
+}
+
+/** Markdown for the job summary. */
+export function renderSummary(result: RunResult, org: string): string {
+  const out: string[] = []
+  const title = result.dryRun
+    ? 'Dry run: nothing was written'
+    : result.failures.length > 0
+      ? 'Deployment recorded in part'
+      : 'Deployment recorded'
+  out.push(`## ${title}`, '')
+
+  if (result.dryRun) {
+    if (result.planned.length > 0) {
+      out.push('| Would send | Path | Effect |', '|---|---|---|')
+      for (const p of result.planned) {
+        out.push(`| ${p.method} | \`${cell(p.path)}\` | ${p.effect ?? 'unknown'} |`)
+      }
+      out.push('')
+    }
+  } else {
+    const rows: string[] = []
+    for (const r of result.storageRecords) {
+      rows.push(
+        `| Storage record | ${cell(String(r.name ?? ''))} | ${cell(String(r.registry_url ?? ''))}${r.repository ? ` / ${cell(r.repository)}` : ''} | ${cell(String(r.status ?? ''))} | ${r.id} |`
+      )
+    }
+    for (const r of result.deploymentRecords) {
+      const where = [r.logical_environment, r.physical_environment, r.cluster]
+        .filter(Boolean)
+        .join(' / ')
+      rows.push(
+        `| Deployment record | ${cell(String(r.deployment_name ?? ''))} | ${cell(where)} | ${cell(shortDigest(r.digest))} | ${r.id} |`
+      )
+    }
+    if (rows.length > 0) {
+      out.push(`Organization: **${cell(org)}**`, '')
+      out.push(
+        '| Record | Name | Where | Status / digest | Id |',
+        '|---|---|---|---|---|',
+        ...rows,
+        ''
+      )
+    }
+  }
+
+  if (result.failures.length > 0) {
+    out.push('### Failed', '')
+    for (const f of result.failures)
+      out.push(`- **${cell(f.what)}**: ${cell(f.message.split('\n')[0] ?? '')}`)
+    for (const s of result.skipped) out.push(`- not attempted: ${cell(s)}`)
+    out.push('')
+  }
+  out.push(`${result.requests.reads} reads and ${result.requests.writes} writes were sent.`)
+  return out.join('\n') + '\n'
+}
+
+function shortDigest(digest: string | undefined): string {
+  return digest ? `${digest.slice(0, 19)}…` : ''
+}
+
+/** Keeps a value inside its table cell. */
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ')
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map(line => `  ${line}`)
+    .join('\n')
+}

@@ -1,0 +1,200 @@
+import type { Dispatcher } from 'undici'
+import { ServiceClient } from './client/client.js'
+import type { Clock } from './client/clock.js'
+import { ServiceError } from './client/errors.js'
+import { silentLog, type Log } from './client/log.js'
+import type { Inputs } from './inputs.js'
+import { planWrites, type PlannedWrite } from './plan.js'
+import {
+  createDeploymentRecord,
+  createStorageRecord,
+  listDeploymentRecords,
+  listStorageRecords,
+  type DeploymentRecord,
+  type StorageRecord
+} from './service/artifacts.js'
+import { ACTION_VERSION } from './version.js'
+
+export const USER_AGENT = `record-deployment/${ACTION_VERSION}`
+
+export interface RunOptions {
+  log?: Log
+  clock?: Clock
+  dispatcher?: Dispatcher
+  random?: () => number
+  requestTimeoutMs?: number
+}
+
+export interface PlannedRequest {
+  method: string
+  path: string
+  body: unknown
+  /** Whether the record would be created or would update an existing one (the upsert rule). */
+  effect?: 'create' | 'update'
+}
+
+export interface Failure {
+  /** What was being done, e.g. "deployment record web in production". */
+  what: string
+  message: string
+}
+
+export interface RunResult {
+  dryRun: boolean
+  deploymentRecords: DeploymentRecord[]
+  storageRecords: StorageRecord[]
+  planned: PlannedRequest[]
+  /** Steps that succeeded, in the user's words. */
+  done: string[]
+  failures: Failure[]
+  /** Steps not attempted because an earlier failure made them pointless. */
+  skipped: string[]
+  requests: { reads: number; writes: number }
+}
+
+/**
+ * Records what the inputs describe: storage record, then deployment record. A failing step is
+ * listed and the others still run, unless the failure would repeat for every call (bad
+ * credentials, a rate limit that outlasts the step).
+ */
+export async function run(inputs: Inputs, options: RunOptions = {}): Promise<RunResult> {
+  const log = options.log ?? silentLog
+  const client = new ServiceClient({
+    baseUrl: inputs.connection.apiUrl,
+    token: inputs.connection.token,
+    apiVersion: inputs.connection.apiVersion,
+    maxRetries: inputs.maxRetries,
+    userAgent: USER_AGENT,
+    dispatcher: options.dispatcher,
+    clock: options.clock,
+    random: options.random,
+    requestTimeoutMs: options.requestTimeoutMs,
+    log
+  })
+  const result: RunResult = {
+    dryRun: inputs.dryRun,
+    deploymentRecords: [],
+    storageRecords: [],
+    planned: [],
+    done: [],
+    failures: [],
+    skipped: [],
+    requests: client.counts
+  }
+  try {
+    const writes = planWrites(inputs)
+    if (inputs.dryRun) await planOnly(client, inputs, writes, result, log)
+    else await sendWrites(client, inputs, writes, result, log)
+  } finally {
+    await client.close()
+  }
+  return result
+}
+
+async function sendWrites(
+  client: ServiceClient,
+  inputs: Inputs,
+  writes: PlannedWrite[],
+  result: RunResult,
+  log: Log
+): Promise<void> {
+  const org = inputs.connection.org
+  for (const [index, write] of writes.entries()) {
+    const what = describeWrite(write)
+    log.info(`Recording ${what} in ${org}`)
+    try {
+      if (write.kind === 'storage-record') {
+        const records = await createStorageRecord(client, org, write.body)
+        result.storageRecords.push(...records)
+        log.info(`Recorded ${what}${ids(records)}`)
+      } else {
+        const records = await createDeploymentRecord(client, org, write.body)
+        result.deploymentRecords.push(...records)
+        log.info(`Recorded ${what}${ids(records)}`)
+      }
+      result.done.push(what)
+    } catch (error) {
+      result.failures.push({ what, message: messageOf(error) })
+      if (error instanceof ServiceError && error.fatal) {
+        result.skipped.push(...writes.slice(index + 1).map(describeWrite))
+        return
+      }
+    }
+  }
+}
+
+async function planOnly(
+  client: ServiceClient,
+  inputs: Inputs,
+  writes: PlannedWrite[],
+  result: RunResult,
+  log: Log
+): Promise<void> {
+  const { org } = inputs.connection
+  for (const write of writes) {
+    const what = describeWrite(write)
+    let effect: 'create' | 'update' | undefined
+    try {
+      effect = await predictEffect(client, org, write)
+    } catch (error) {
+      result.failures.push({
+        what: `reading the current records for ${what}`,
+        message: messageOf(error)
+      })
+    }
+    result.planned.push({ method: write.method, path: write.path, body: write.body, effect })
+    log.info(
+      `Dry run: would ${write.method} ${write.path} (${what})${effect ? `: ${effect}s a record` : ''}\n` +
+        JSON.stringify(write.body, null, 2)
+    )
+  }
+}
+
+/** The upsert rule, applied to the records the service holds for the digest now. */
+async function predictEffect(
+  client: ServiceClient,
+  org: string,
+  write: PlannedWrite
+): Promise<'create' | 'update'> {
+  if (write.kind === 'deployment-record') {
+    const existing = await listDeploymentRecords(client, org, write.body.digest)
+    const key = (r: {
+      logical_environment?: string | null
+      physical_environment?: string | null
+      cluster?: string | null
+      deployment_name?: string | null
+    }) =>
+      [
+        r.logical_environment ?? '',
+        r.physical_environment ?? '',
+        r.cluster ?? '',
+        r.deployment_name ?? ''
+      ].join('\u0000')
+    const wanted = key(write.body)
+    return existing.some(record => key(record) === wanted) ? 'update' : 'create'
+  }
+  const existing = await listStorageRecords(client, org, write.body.digest)
+  const same = existing.some(
+    record =>
+      record.registry_url === write.body.registry_url &&
+      (record.repository ?? '') === (write.body.repository ?? '')
+  )
+  return same ? 'update' : 'create'
+}
+
+export function describeWrite(write: PlannedWrite): string {
+  if (write.kind === 'storage-record') {
+    return `storage record for ${write.body.name} at ${write.body.registry_url}`
+  }
+  const b = write.body
+  const where = [b.logical_environment, b.physical_environment, b.cluster].filter(Boolean).join('/')
+  return `deployment record ${b.deployment_name} (${b.status}) in ${where}`
+}
+
+function ids(records: Array<{ id: number }>): string {
+  return records.length > 0 ? `: id ${records.map(r => r.id).join(', ')}` : ''
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
