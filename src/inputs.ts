@@ -172,7 +172,7 @@ export function parseInputs(raw: RawInputs, env: Env = process.env): Inputs {
       )
     }
   }
-  if (!wantsDeployment) {
+  if (!c.given('environment')) {
     for (const input of [
       'physical-environment',
       'cluster',
@@ -185,7 +185,7 @@ export function parseInputs(raw: RawInputs, env: Env = process.env): Inputs {
         c.problem(input, 'belongs to a deployment record, which needs `environment`')
     }
   }
-  if (!wantsStorage) {
+  if (!c.given('registry-url')) {
     for (const input of [
       'artifact-url',
       'registry-repository',

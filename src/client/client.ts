@@ -64,9 +64,9 @@ export class ServiceClient {
   private queue: Promise<unknown> = Promise.resolve()
 
   constructor(private readonly options: ClientOptions) {
-    const base = splitUrl(options.baseUrl.replace(/\/+$/, ''))
+    const base = splitUrl(options.baseUrl)
     this.origin = base.origin
-    this.basePath = base.path
+    this.basePath = base.path.replace(/\/+$/, '')
     this.ownsDispatcher = options.dispatcher === undefined
     this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 4 })
     this.clock = options.clock ?? systemClock
