@@ -1,4 +1,11 @@
-import { ApiError, notFound, paginate, validationFailed, type Reply, type RouteContext } from './http.js'
+import {
+  ApiError,
+  notFound,
+  paginate,
+  validationFailed,
+  type Reply,
+  type RouteContext
+} from './http.js'
 import type { Route } from './router.js'
 import {
   createLabel,
@@ -53,8 +60,7 @@ function writableIssue(ctx: RouteContext): IssueState {
   const issue = requireIssue(ctx)
   // 403, as the service answers writes to locked conversations (comments); it lets the
   // client's "403 that is not a rate limit" path be exercised without touching permissions.
-  if (issue.locked)
-    throw new ApiError(403, 'Unable to modify labels because the issue is locked')
+  if (issue.locked) throw new ApiError(403, 'Unable to modify labels because the issue is locked')
   return issue
 }
 
@@ -69,8 +75,7 @@ function createRepoLabel(ctx: RouteContext): Reply {
   const color = f.string('color', { pattern: COLOR })
   const description = f.string('description', { max: 100 })
   if (name !== undefined && name.trim() === '') f.fail('name', 'invalid', 'name must not be blank')
-  if (name !== undefined && findLabel(ctx.state, ctx.repo, name))
-    f.fail('name', 'already_exists')
+  if (name !== undefined && findLabel(ctx.state, ctx.repo, name)) f.fail('name', 'already_exists')
   if (f.errors.length || name === undefined) throw validationFailed(f.errors)
   const label = createLabel(ctx.state, ctx.repo, { name, color, description })
   return { status: 201, body: labelJson(ctx, label) }
@@ -123,12 +128,14 @@ function readLabelNames(ctx: RouteContext, allowEmpty: boolean): string[] {
   const f = new Fields('Label', ctx.body)
   const value = ctx.body.labels
   // A single label may be passed as a bare string when setting labels.
-  const list = allowEmpty && typeof value === 'string' ? [value] : f.array('labels', { required: true })
+  const list =
+    allowEmpty && typeof value === 'string' ? [value] : f.array('labels', { required: true })
   if (!list) throw validationFailed(f.errors)
   if (!allowEmpty && list.length === 0)
     f.fail('labels', 'invalid', 'labels must contain at least one label')
   const names = list.flatMap((item, index) => {
-    const name = typeof item === 'object' && item !== null ? (item as { name?: unknown }).name : item
+    const name =
+      typeof item === 'object' && item !== null ? (item as { name?: unknown }).name : item
     if (typeof name === 'string' && name.trim() !== '') return [name]
     f.fail(`labels[${index}]`, 'invalid', 'a label must be a non-empty string', item)
     return []

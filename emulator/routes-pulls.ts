@@ -112,8 +112,7 @@ function compare(ctx: RouteContext): Reply {
   const ahead = commits.slice(from + 1, to + 1)
   const aheadBy = Math.max(0, to - from)
   const behindBy = Math.max(0, from - to)
-  const status =
-    aheadBy > 0 ? 'ahead' : behindBy > 0 ? 'behind' : ('identical' as 'ahead' | 'behind' | 'identical')
+  const status = aheadBy > 0 ? 'ahead' : behindBy > 0 ? 'behind' : 'identical'
   const page = paginate(ctx, ahead)
   const baseCommit = commits[from] as CommitState
   return {

@@ -76,7 +76,8 @@ export class Fields {
   string(field: string, rule: StringRule = {}): string | undefined {
     const value = this.present(field, rule.required)
     if (value === undefined) return undefined
-    if (typeof value !== 'string') return this.fail(field, 'invalid', `${field} must be a string`, value)
+    if (typeof value !== 'string')
+      return this.fail(field, 'invalid', `${field} must be a string`, value)
     const min = rule.min ?? (rule.required ? 1 : 0)
     if (value.length < min)
       return this.fail(field, 'invalid', `${field} must be at least ${min} characters`, value)
@@ -115,7 +116,8 @@ export class Fields {
     if (value === undefined) return {}
     if (!isObject(value)) return this.fail(field, 'invalid', `${field} must be an object`) ?? {}
     const entries = Object.entries(value)
-    if (entries.length > 5) return this.fail(field, 'invalid', `${field} has more than 5 keys`) ?? {}
+    if (entries.length > 5)
+      return this.fail(field, 'invalid', `${field} has more than 5 keys`) ?? {}
     const bad = entries.find(([, v]) => typeof v !== 'string')
     if (bad) return this.fail(field, 'invalid', `${field}.${bad[0]} must be a string`) ?? {}
     return value as Record<string, string>
@@ -126,7 +128,9 @@ export class Fields {
     if (value === undefined) return []
     const allowed: readonly string[] = RUNTIME_RISKS
     if (!value.every(v => typeof v === 'string' && allowed.includes(v)))
-      return this.fail(field, 'invalid', `${field} items must be one of: ${allowed.join(', ')}`) ?? []
+      return (
+        this.fail(field, 'invalid', `${field} items must be one of: ${allowed.join(', ')}`) ?? []
+      )
     if (new Set(value).size !== value.length)
       return this.fail(field, 'invalid', `${field} items must be unique`) ?? []
     return value as string[]

@@ -321,9 +321,16 @@ function boundedText(min: number, max: number) {
       error: issue =>
         `is ${String((issue.input as string).length)} characters long; at most ${max} are allowed`
     })
-    .refine(value => !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(value), {
-      error: 'contains control characters'
-    })
+    .refine(value => !hasControlCharacters(value), { error: 'contains control characters' })
+}
+
+/** Tab and newline are fine; other C0 controls and DEL are not text a user meant to send. */
+function hasControlCharacters(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i)
+    if ((code < 0x20 && code !== 0x09 && code !== 0x0a) || code === 0x7f) return true
+  }
+  return false
 }
 
 function nonEmptyText(what: string) {

@@ -41,3 +41,18 @@ test.each([
 ])('%s is a write: %s', (method, expected) => {
   expect(isWrite(method)).toBe(expected)
 })
+
+test('a sleep that wakes early is followed by another until the gap is whole', async () => {
+  const clock = new FakeClock()
+  const early = {
+    now: () => clock.now(),
+    sleep: async (ms: number) => {
+      clock.sleeps.push(ms)
+      clock.advance(ms - 0.5)
+    }
+  }
+  const pacer = new WritePacer(early)
+  pacer.writeFinished()
+  await pacer.beforeWrite()
+  expect(clock.sleeps).toEqual([1000, 1])
+})

@@ -28,8 +28,10 @@ export class WritePacer {
   }
 
   async beforeWrite(): Promise<void> {
-    const wait = this.waitNeeded()
-    if (wait > 0) await this.clock.sleep(wait)
+    // Timers can fire a fraction of a millisecond early: look again rather than trust one sleep.
+    for (let wait = this.waitNeeded(); wait > 0; wait = this.waitNeeded()) {
+      await this.clock.sleep(Math.ceil(wait))
+    }
   }
 
   writeFinished(): void {
