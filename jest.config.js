@@ -8,5 +8,6 @@ export default {
   },
   testMatch: ['**/__tests__/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/build/'],
-  testTimeout: 30000
+  testTimeout: 30000,
+  reporters: ['default', '<rootDir>/scripts/jest-plain-summary.js']
 }

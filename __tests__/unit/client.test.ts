@@ -342,9 +342,9 @@ describe('redirects', () => {
     ])
   })
 
-  test('301 and 308 are remembered for the rest of the run', async () => {
+  test.each([301, 308])('%i is remembered for the rest of the run', async status => {
     const { client, on, seen } = setup()
-    on('GET', '/old', { status: 301, headers: { location: `${API}/new` } })
+    on('GET', '/old', { status, headers: { location: `${API}/new` } })
     on('GET', '/new', { status: 200, body: {} }, { status: 200, body: {} })
     await client.request('GET', '/old')
     await client.request('GET', '/old')
