@@ -1,5 +1,16 @@
+import { readFileSync, statSync } from 'node:fs'
+import { isAbsolute, resolve } from 'node:path'
 import { z } from 'zod'
 import { DEFAULT_API_VERSION } from './client/client.js'
+import { JOB_LIMIT, SYNC_LIMIT, validateClusterItems, type ClusterItem } from './cluster/items.js'
+import {
+  DEPLOYMENT_STATUSES,
+  MAX_TAGS,
+  RUNTIME_RISKS,
+  STORAGE_STATUSES,
+  type InputProblem,
+  type RuntimeRisk
+} from './limits.js'
 
 /** Every input the action reads, as action.yml declares them. */
 export const INPUT_NAMES = [
@@ -23,6 +34,11 @@ export const INPUT_NAMES = [
   'registry-repository',
   'storage-path',
   'storage-status',
+  'deployments',
+  'deployments-file',
+  'cluster-mode',
+  'partial-success',
+  'job-timeout',
   'dry-run',
   'max-retries'
 ] as const
@@ -30,19 +46,17 @@ export const INPUT_NAMES = [
 export type InputName = (typeof INPUT_NAMES)[number]
 export type RawInputs = Partial<Record<InputName, string>>
 
-export const RUNTIME_RISKS = [
-  'critical-resource',
-  'internet-exposed',
-  'lateral-movement',
-  'sensitive-data'
-] as const
-export type RuntimeRisk = (typeof RUNTIME_RISKS)[number]
-export const DEPLOYMENT_STATUSES = ['deployed', 'decommissioned'] as const
-export const STORAGE_STATUSES = ['active', 'eol', 'deleted'] as const
-export const MAX_TAGS = 5
+export { DEPLOYMENT_STATUSES, MAX_TAGS, RUNTIME_RISKS, STORAGE_STATUSES }
+export type { InputProblem, RuntimeRisk }
 export const MAX_RETRIES_LIMIT = 10
 export const DEFAULT_MAX_RETRIES = 3
 export const DEFAULT_API_URL = 'https://api.github.com'
+export const CLUSTER_MODES = ['auto', 'sync', 'job'] as const
+export const DEFAULT_JOB_TIMEOUT_SECONDS = 300
+/** A service job runs for at most six hours; waiting longer than that cannot help. */
+export const MAX_JOB_TIMEOUT_SECONDS = 6 * 60 * 60
+/** Far above 5000 deployments of JSON; a larger file is a mistake, not a cluster. */
+export const MAX_DEPLOYMENTS_FILE_BYTES = 64 * 1024 * 1024
 
 export interface Connection {
   token: string
@@ -80,18 +94,26 @@ export interface StorageRecordInput {
   status: (typeof STORAGE_STATUSES)[number]
 }
 
+/** A whole cluster: many deployments in one set request or one background job. */
+export interface ClusterInputs {
+  cluster: string
+  logicalEnvironment: string
+  physicalEnvironment?: string
+  items: ClusterItem[]
+  /** `auto` already resolved by the item count. */
+  mode: 'sync' | 'job'
+  partialSuccess: boolean
+  jobTimeoutSeconds: number
+}
+
 export interface Inputs {
   connection: Connection
   artifact?: Artifact
   deployment?: DeploymentRecordInput
   storage?: StorageRecordInput
+  cluster?: ClusterInputs
   dryRun: boolean
   maxRetries: number
-}
-
-export interface InputProblem {
-  input: string
-  message: string
 }
 
 /** Bad input: every problem at once, each naming its input. */
@@ -115,8 +137,22 @@ export function readRawInputs(getInput: (name: string) => string): RawInputs {
 
 type Env = Record<string, string | undefined>
 
+export interface FileReader {
+  size(path: string): number
+  read(path: string): string
+}
+
+const diskReader: FileReader = {
+  size: path => statSync(path).size,
+  read: path => readFileSync(path, 'utf8')
+}
+
 /** Turns raw inputs into the typed object `run()` takes, or throws an `InputError` naming each bad one. */
-export function parseInputs(raw: RawInputs, env: Env = process.env): Inputs {
+export function parseInputs(
+  raw: RawInputs,
+  env: Env = process.env,
+  files: FileReader = diskReader
+): Inputs {
   const c = new Collector(raw)
 
   const token = c.take('token', nonEmptyText('a token'), env['GITHUB_TOKEN'])
@@ -157,7 +193,64 @@ export function parseInputs(raw: RawInputs, env: Env = process.env): Inputs {
   const dryRun = c.take('dry-run', booleanSchema) ?? false
   const maxRetries = c.take('max-retries', maxRetriesSchema) ?? DEFAULT_MAX_RETRIES
 
-  const wantsDeployment = environment !== undefined
+  const clusterMode = c.take('cluster-mode', z.enum(CLUSTER_MODES, { error: oneOf(CLUSTER_MODES) }))
+  const partialSuccess = c.take('partial-success', booleanSchema)
+  const jobTimeout = c.take('job-timeout', jobTimeoutSchema)
+  const wantsCluster = c.given('deployments') || c.given('deployments-file')
+  let clusterItems: ClusterItem[] | undefined
+  if (wantsCluster) {
+    const serviceRepository = serviceRepositoryOf(repository, org)
+    clusterItems = readClusterItems(c, raw, env, files, serviceRepository)
+    if (parsedDigest !== undefined || c.failed('digest')) {
+      c.problem(
+        'digest',
+        'give either `digest` (one deployment) or `deployments` / `deployments-file` (a whole cluster)'
+      )
+    }
+    for (const input of [
+      'name',
+      'version',
+      'status',
+      'deployment-name',
+      'tags',
+      'runtime-risks'
+    ] as const) {
+      if (c.given(input))
+        c.problem(
+          input,
+          'belongs to a single deployment record; in a whole cluster each item carries its own'
+        )
+    }
+    if (environment === undefined && !c.failed('environment'))
+      c.problem('environment', 'is required for a whole cluster')
+    if (cluster === undefined && !c.failed('cluster'))
+      c.problem('cluster', 'is required for a whole cluster')
+    if (clusterItems !== undefined) {
+      const count = clusterItems.length
+      const input = c.given('deployments') ? 'deployments' : 'deployments-file'
+      if (count > JOB_LIMIT) {
+        c.problem(
+          input,
+          `has ${count} deployments; one step records at most ${JOB_LIMIT} (split the cluster)`
+        )
+      } else if (clusterMode === 'sync' && count > SYNC_LIMIT) {
+        c.problem(
+          input,
+          `has ${count} deployments; \`cluster-mode: sync\` sends at most ${SYNC_LIMIT} (use job or auto)`
+        )
+      }
+    }
+  } else {
+    for (const input of ['cluster-mode', 'partial-success', 'job-timeout'] as const) {
+      if (c.given(input))
+        c.problem(
+          input,
+          'belongs to a whole cluster, which needs `deployments` or `deployments-file`'
+        )
+    }
+  }
+
+  const wantsDeployment = environment !== undefined && !wantsCluster
   const wantsStorage = registryUrl !== undefined
   if (wantsDeployment || wantsStorage) {
     const forWhat = wantsDeployment
@@ -172,7 +265,7 @@ export function parseInputs(raw: RawInputs, env: Env = process.env): Inputs {
       )
     }
   }
-  if (!c.given('environment')) {
+  if (!c.given('environment') && !wantsCluster) {
     for (const input of [
       'physical-environment',
       'cluster',
@@ -196,10 +289,16 @@ export function parseInputs(raw: RawInputs, env: Env = process.env): Inputs {
         c.problem(input, 'belongs to a storage record, which needs `registry-url`')
     }
   }
-  if (!wantsDeployment && !wantsStorage && !c.failed('environment') && !c.failed('registry-url')) {
+  if (
+    !wantsDeployment &&
+    !wantsStorage &&
+    !wantsCluster &&
+    !c.failed('environment') &&
+    !c.failed('registry-url')
+  ) {
     c.problem(
       'environment',
-      'nothing to record: set `environment` for a deployment record and/or `registry-url` for a storage record'
+      'nothing to record: set `environment` for a deployment record, `registry-url` for a storage record, or `deployments` for a whole cluster'
     )
   }
 
@@ -222,8 +321,7 @@ export function parseInputs(raw: RawInputs, env: Env = process.env): Inputs {
     apiVersion,
     org: org as string,
     repository: repo ?? { owner: org as string, name: '' },
-    serviceRepository:
-      repo && repo.owner.toLowerCase() === (org as string).toLowerCase() ? repo.name : undefined
+    serviceRepository: serviceRepositoryOf(repo, org)
   }
   const artifact =
     parsedDigest && name
@@ -252,9 +350,88 @@ export function parseInputs(raw: RawInputs, env: Env = process.env): Inputs {
           status: storageStatus ?? 'active'
         }
       : undefined,
+    cluster:
+      wantsCluster && clusterItems
+        ? {
+            cluster: cluster as string,
+            logicalEnvironment: environment as string,
+            physicalEnvironment,
+            items: clusterItems,
+            mode:
+              clusterMode === 'sync' || clusterMode === 'job'
+                ? clusterMode
+                : clusterItems.length > SYNC_LIMIT
+                  ? 'job'
+                  : 'sync',
+            partialSuccess: partialSuccess ?? false,
+            jobTimeoutSeconds: jobTimeout ?? DEFAULT_JOB_TIMEOUT_SECONDS
+          }
+        : undefined,
     dryRun,
     maxRetries
   }
+}
+
+function serviceRepositoryOf(
+  repository: { owner: string; name: string } | undefined,
+  org: string | undefined
+): string | undefined {
+  if (!repository || !org || !repository.name) return undefined
+  return repository.owner.toLowerCase() === org.toLowerCase() ? repository.name : undefined
+}
+
+/** The cluster's deployments from `deployments` or `deployments-file`, read as data only. */
+function readClusterItems(
+  c: Collector,
+  raw: RawInputs,
+  env: Env,
+  files: FileReader,
+  serviceRepository: string | undefined
+): ClusterItem[] | undefined {
+  if (c.given('deployments') && c.given('deployments-file')) {
+    c.problem('deployments-file', 'give either `deployments` or `deployments-file`, not both')
+    return undefined
+  }
+  const input = c.given('deployments') ? 'deployments' : 'deployments-file'
+  let text: string
+  if (input === 'deployments') {
+    text = raw['deployments'] ?? ''
+  } else {
+    const given = (raw['deployments-file'] ?? '').trim()
+    const path = isAbsolute(given)
+      ? given
+      : resolve(env['GITHUB_WORKSPACE'] ?? process.cwd(), given)
+    try {
+      const size = files.size(path)
+      if (size > MAX_DEPLOYMENTS_FILE_BYTES) {
+        c.problem(
+          input,
+          `\`${given}\` is ${size} bytes; at most ${MAX_DEPLOYMENTS_FILE_BYTES} are read`
+        )
+        return undefined
+      }
+      text = files.read(path)
+    } catch (error) {
+      const code = (error as { code?: string }).code
+      c.problem(
+        input,
+        `cannot read \`${given}\`${code === 'ENOENT' ? ': no such file' : code ? ` (${code})` : ''}`
+      )
+      return undefined
+    }
+  }
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch (error) {
+    c.problem(input, `is not valid JSON: ${(error as Error).message}`)
+    return undefined
+  }
+  const { items, problems } = validateClusterItems(parsed, input, {
+    github_repository: serviceRepository
+  })
+  for (const p of problems) c.problem(p.input, p.message)
+  return problems.length === 0 ? items : undefined
 }
 
 /** `ghcr.io/acme/web:1.2` -> `web`: the last path segment, without tag. */
@@ -509,6 +686,18 @@ const booleanSchema = z.string().transform((value, ctx) => {
   if (/^false$/i.test(value)) return false
   ctx.addIssue({ code: 'custom', message: `\`${value}\` is not true or false` })
   return z.NEVER
+})
+
+const jobTimeoutSchema = z.string().transform((value, ctx) => {
+  const n = Number(value)
+  if (!/^\d+$/.test(value) || n < 1 || n > MAX_JOB_TIMEOUT_SECONDS) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `\`${value}\` is not a whole number of seconds from 1 to ${MAX_JOB_TIMEOUT_SECONDS}`
+    })
+    return z.NEVER
+  }
+  return n
 })
 
 const maxRetriesSchema = z.string().transform((value, ctx) => {

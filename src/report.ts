@@ -7,6 +7,9 @@ export function toOutputs(result: RunResult): Record<string, string> {
     'deployment-record-ids': result.deploymentRecords.map(r => r.id).join(','),
     'storage-records': JSON.stringify(result.storageRecords),
     'storage-record-ids': result.storageRecords.map(r => r.id).join(','),
+    'job-id': result.jobId === undefined ? '' : String(result.jobId),
+    'job-status': result.jobStatus ?? '',
+    errors: JSON.stringify(result.deploymentErrors),
     planned: JSON.stringify(result.planned)
   }
 }
@@ -34,7 +37,10 @@ export function renderSummary(result: RunResult, org: string): string {
     if (result.planned.length > 0) {
       out.push('| Would send | Path | Effect |', '|---|---|---|')
       for (const p of result.planned) {
-        out.push(`| ${p.method} | \`${cell(p.path)}\` | ${p.effect ?? 'unknown'} |`)
+        const effect = p.records
+          ? `${p.records.length} deployments: ${countEffects(p.records)}`
+          : (p.effect ?? 'unknown')
+        out.push(`| ${p.method} | \`${cell(p.path)}\` | ${effect} |`)
       }
       out.push('')
     }
@@ -53,14 +59,39 @@ export function renderSummary(result: RunResult, org: string): string {
         `| Deployment record | ${cell(String(r.deployment_name ?? ''))} | ${cell(where)} | ${cell(shortDigest(r.digest))} | ${r.id} |`
       )
     }
-    if (rows.length > 0) {
+    const shown = rows.slice(0, MAX_SUMMARY_ROWS)
+    if (shown.length > 0) {
       out.push(`Organization: **${cell(org)}**`, '')
       out.push(
         '| Record | Name | Where | Status / digest | Id |',
         '|---|---|---|---|---|',
-        ...rows,
+        ...shown,
         ''
       )
+      if (rows.length > shown.length)
+        out.push(`... and ${rows.length - shown.length} more records.`, '')
+    }
+    if (result.jobId !== undefined) {
+      out.push(`Cluster job **${result.jobId}**: ${cell(result.jobStatus ?? 'unknown')}.`, '')
+    }
+    if (result.deploymentErrors.length > 0) {
+      out.push(
+        `### Not recorded (${result.deploymentErrors.length})`,
+        '',
+        '| Deployment | Artifact | Cause |',
+        '|---|---|---|'
+      )
+      for (const e of result.deploymentErrors.slice(0, MAX_SUMMARY_ROWS)) {
+        const d = e.deployment ?? {}
+        out.push(
+          `| ${cell(d.deployment_name ?? '')} | ${cell(d.name ?? '')} | ${cell(e.cause ?? '')} |`
+        )
+      }
+      if (result.deploymentErrors.length > MAX_SUMMARY_ROWS) {
+        const more = result.deploymentErrors.length - MAX_SUMMARY_ROWS
+        out.push('', `... and ${more} more; the \`errors\` output has them all.`)
+      }
+      out.push('')
     }
   }
 
@@ -73,6 +104,15 @@ export function renderSummary(result: RunResult, org: string): string {
   }
   out.push(`${result.requests.reads} reads and ${result.requests.writes} writes were sent.`)
   return out.join('\n') + '\n'
+}
+
+/** A summary is for reading: a 5000-deployment cluster shows its first rows and a count. */
+export const MAX_SUMMARY_ROWS = 100
+
+function countEffects(records: Array<{ effect: string }>): string {
+  const counts = new Map<string, number>()
+  for (const r of records) counts.set(r.effect, (counts.get(r.effect) ?? 0) + 1)
+  return [...counts].map(([effect, n]) => `${n} ${effect}`).join(', ')
 }
 
 function shortDigest(digest: string | undefined): string {

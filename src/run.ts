@@ -1,9 +1,10 @@
 import type { Dispatcher } from 'undici'
 import { ServiceClient } from './client/client.js'
-import type { Clock } from './client/clock.js'
+import { systemClock, type Clock } from './client/clock.js'
 import { ServiceError } from './client/errors.js'
 import { silentLog, type Log } from './client/log.js'
 import type { Inputs } from './inputs.js'
+import { planCluster, recordCluster } from './cluster/record-cluster.js'
 import { planWrites, type PlannedWrite } from './plan.js'
 import {
   createDeploymentRecord,
@@ -11,6 +12,7 @@ import {
   listDeploymentRecords,
   listStorageRecords,
   type DeploymentRecord,
+  type SkippedDeployment,
   type StorageRecord
 } from './service/artifacts.js'
 import { ACTION_VERSION } from './version.js'
@@ -31,6 +33,12 @@ export interface PlannedRequest {
   body: unknown
   /** Whether the record would be created or would update an existing one (the upsert rule). */
   effect?: 'create' | 'update'
+  /** A whole cluster: the effect per deployment. */
+  records?: Array<{
+    deployment_name: string
+    digest: string
+    effect: 'create' | 'update' | 'unknown'
+  }>
 }
 
 export interface Failure {
@@ -43,6 +51,10 @@ export interface RunResult {
   dryRun: boolean
   deploymentRecords: DeploymentRecord[]
   storageRecords: StorageRecord[]
+  /** Deployments of a cluster that the service skipped or rejected. */
+  deploymentErrors: SkippedDeployment[]
+  jobId?: number
+  jobStatus?: string
   planned: PlannedRequest[]
   /** Steps that succeeded, in the user's words. */
   done: string[]
@@ -75,6 +87,7 @@ export async function run(inputs: Inputs, options: RunOptions = {}): Promise<Run
     dryRun: inputs.dryRun,
     deploymentRecords: [],
     storageRecords: [],
+    deploymentErrors: [],
     planned: [],
     done: [],
     failures: [],
@@ -83,8 +96,14 @@ export async function run(inputs: Inputs, options: RunOptions = {}): Promise<Run
   }
   try {
     const writes = planWrites(inputs)
-    if (inputs.dryRun) await planOnly(client, inputs, writes, result, log)
-    else await sendWrites(client, inputs, writes, result, log)
+    if (inputs.dryRun) {
+      await planOnly(client, inputs, writes, result, log)
+      await planWholeCluster(client, inputs, result, log)
+    } else {
+      const stopped = await sendWrites(client, inputs, writes, result, log)
+      if (!stopped)
+        await recordWholeCluster(client, inputs, result, options.clock ?? systemClock, log)
+    }
   } finally {
     await client.close()
   }
@@ -97,7 +116,7 @@ async function sendWrites(
   writes: PlannedWrite[],
   result: RunResult,
   log: Log
-): Promise<void> {
+): Promise<boolean> {
   const org = inputs.connection.org
   for (const [index, write] of writes.entries()) {
     const what = describeWrite(write)
@@ -117,10 +136,69 @@ async function sendWrites(
       result.failures.push({ what, message: messageOf(error) })
       if (error instanceof ServiceError && error.fatal) {
         result.skipped.push(...writes.slice(index + 1).map(describeWrite))
-        return
+        if (inputs.cluster) result.skipped.push(describeCluster(inputs))
+        return true
       }
     }
   }
+  return false
+}
+
+async function recordWholeCluster(
+  client: ServiceClient,
+  inputs: Inputs,
+  result: RunResult,
+  clock: Clock,
+  log: Log
+): Promise<void> {
+  if (!inputs.cluster) return
+  const what = describeCluster(inputs)
+  try {
+    const outcome = await recordCluster(client, inputs.connection.org, inputs.cluster, clock, log)
+    result.deploymentRecords.push(...outcome.records)
+    result.deploymentErrors.push(...outcome.skipped)
+    result.jobId = outcome.jobId
+    result.jobStatus = outcome.jobStatus
+    if (outcome.failure) result.failures.push({ what, message: outcome.failure })
+    else result.done.push(what)
+  } catch (error) {
+    result.failures.push({ what, message: messageOf(error) })
+  }
+}
+
+async function planWholeCluster(
+  client: ServiceClient,
+  inputs: Inputs,
+  result: RunResult,
+  log: Log
+): Promise<void> {
+  if (!inputs.cluster) return
+  try {
+    const plan = await planCluster(client, inputs.connection.org, inputs.cluster, log)
+    result.planned.push(plan)
+    const creates = plan.records.filter(r => r.effect === 'create').length
+    const updates = plan.records.filter(r => r.effect === 'update').length
+    log.info(
+      `Dry run: would POST ${plan.path} with ${plan.records.length} deployments: ${creates} create, ${updates} update` +
+        (plan.records.length - creates - updates > 0
+          ? `, ${plan.records.length - creates - updates} unknown`
+          : '')
+    )
+    for (const r of plan.records)
+      log.info(`  ${r.deployment_name} (${r.digest.slice(0, 19)}…): ${r.effect}`)
+  } catch (error) {
+    result.failures.push({
+      what: `reading the current records for ${describeCluster(inputs)}`,
+      message: messageOf(error)
+    })
+  }
+}
+
+export function describeCluster(inputs: Inputs): string {
+  const c = inputs.cluster
+  if (!c) return ''
+  const where = [c.logicalEnvironment, c.physicalEnvironment, c.cluster].filter(Boolean).join('/')
+  return `${c.items.length} deployments of cluster ${c.cluster} in ${where} (${c.mode === 'job' ? 'background job' : 'one request'})`
 }
 
 async function planOnly(

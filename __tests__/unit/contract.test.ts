@@ -21,8 +21,8 @@ function readmeTableNames(column: string): string[] {
     if (new RegExp(`^\\|\\s*${column}\\s*\\|`).test(line)) inTable = true
     else if (!line.startsWith('|')) inTable = false
     else if (inTable && !/^\|[\s|:-]+$/.test(line)) {
-      const cell = /^\|\s*`([^`]+)`/.exec(line)?.[1]
-      if (cell) names.push(...cell.split(/`, `/))
+      const cell = /^\|\s*(`[^|]+`)\s*\|/.exec(line)?.[1]
+      if (cell) names.push(...cell.split(/,\s*/).map(name => name.replace(/`/g, '')))
     }
   }
   return names
@@ -51,6 +51,7 @@ test("README's output table, action.yml and the outputs the code sets agree", ()
     dryRun: false,
     deploymentRecords: [],
     storageRecords: [],
+    deploymentErrors: [],
     planned: [],
     done: [],
     failures: [],

@@ -135,3 +135,90 @@ function parseResponse<T>(schema: z.ZodType<T>, body: unknown, what: string): T 
   }
   return result.data
 }
+
+/** A deployment the service skipped or rejected, as it reports it. */
+export const skippedDeploymentSchema = z.looseObject({
+  cause: z.string().optional(),
+  deployment: z
+    .looseObject({
+      name: z.string().optional(),
+      digest: z.string().optional(),
+      deployment_name: z.string().optional()
+    })
+    .optional()
+})
+export type SkippedDeployment = z.infer<typeof skippedDeploymentSchema>
+
+const clusterSetResponse = z.looseObject({
+  total_count: z.number().optional(),
+  deployment_records: z.array(deploymentRecordSchema).default([]),
+  errors: z.array(skippedDeploymentSchema).default([])
+})
+const jobCreatedResponse = z.looseObject({
+  job_id: z.number(),
+  errors: z.array(skippedDeploymentSchema).nullish()
+})
+export const clusterJobSchema = z.looseObject({
+  job_id: z.number().optional(),
+  status: z.string(),
+  started_at: z.string().nullish(),
+  total_count: z.number().nullish(),
+  errors: z.array(skippedDeploymentSchema).nullish()
+})
+export type ClusterJob = z.infer<typeof clusterJobSchema>
+
+export interface ClusterBody {
+  logical_environment: string
+  physical_environment?: string
+  deployments: unknown[]
+  partial_success?: boolean
+  return_records?: boolean
+}
+
+export const clusterPath = (org: string, cluster: string) =>
+  path`/orgs/${org}/artifacts/metadata/deployment-record/cluster/${cluster}`
+export const clusterJobsPath = (org: string, cluster: string) => `${clusterPath(org, cluster)}/jobs`
+
+export async function setClusterRecords(
+  client: ServiceClient,
+  org: string,
+  cluster: string,
+  body: ClusterBody
+): Promise<{ status: number; records: DeploymentRecord[]; errors: SkippedDeployment[] }> {
+  const response = await client.request('POST', clusterPath(org, cluster), { body })
+  const parsed = parseResponse(clusterSetResponse, response.body, 'cluster set')
+  return { status: response.status, records: parsed.deployment_records, errors: parsed.errors }
+}
+
+export async function createClusterJob(
+  client: ServiceClient,
+  org: string,
+  cluster: string,
+  body: ClusterBody
+): Promise<{ jobId: number; errors: SkippedDeployment[] }> {
+  const response = await client.request('POST', clusterJobsPath(org, cluster), { body })
+  const parsed = parseResponse(jobCreatedResponse, response.body, 'cluster job')
+  return { jobId: parsed.job_id, errors: parsed.errors ?? [] }
+}
+
+/** One poll. With the etag of the previous answer a 304 says nothing changed (and costs no quota). */
+export async function getClusterJob(
+  client: ServiceClient,
+  org: string,
+  cluster: string,
+  jobId: number,
+  etag?: string
+): Promise<{ job?: ClusterJob; etag?: string; pollIntervalSeconds?: number }> {
+  const response = await client.request('GET', `${clusterJobsPath(org, cluster)}/${jobId}`, {
+    headers: etag ? { 'if-none-match': etag } : undefined
+  })
+  const interval = Number(response.headers['x-poll-interval'])
+  return {
+    job:
+      response.status === 304
+        ? undefined
+        : parseResponse(clusterJobSchema, response.body, 'job status'),
+    etag: response.headers['etag'] ?? etag,
+    pollIntervalSeconds: Number.isFinite(interval) && interval > 0 ? interval : undefined
+  }
+}

@@ -1,0 +1,274 @@
+import type { Clock } from '../client/clock.js'
+import { ServiceError } from '../client/errors.js'
+import type { Log } from '../client/log.js'
+import type { ClusterInputs } from '../inputs.js'
+import {
+  clusterJobsPath,
+  clusterPath,
+  createClusterJob,
+  getClusterJob,
+  listDeploymentRecords,
+  setClusterRecords,
+  type ClusterBody,
+  type ClusterJob,
+  type DeploymentRecord,
+  type SkippedDeployment
+} from '../service/artifacts.js'
+import type { ServiceClient } from '../client/client.js'
+
+export const FIRST_POLL_MS = 2000
+export const MAX_POLL_MS = 30_000
+export const POLL_GROWTH = 1.5
+/** The dry run reads the records of at most this many digests: a read each. */
+export const MAX_DIGESTS_READ = 50
+
+export interface ClusterOutcome {
+  records: DeploymentRecord[]
+  /** Deployments the service skipped (207) or rejected (job creation, job status). */
+  skipped: SkippedDeployment[]
+  jobId?: number
+  jobStatus?: string
+  /** Set when the step must fail: a failed job, a timeout, rejected items without partial-success. */
+  failure?: string
+}
+
+/** Wait before the next poll: the service's `x-poll-interval` when it sends one, else 2 s growing to 30 s. */
+export function nextPollDelay(
+  previousMs: number | undefined,
+  pollIntervalSeconds?: number
+): number {
+  if (pollIntervalSeconds !== undefined) return pollIntervalSeconds * 1000
+  if (previousMs === undefined) return FIRST_POLL_MS
+  return Math.min(MAX_POLL_MS, Math.round(previousMs * POLL_GROWTH))
+}
+
+export function clusterBody(inputs: ClusterInputs): ClusterBody {
+  const body: ClusterBody = {
+    logical_environment: inputs.logicalEnvironment,
+    deployments: inputs.items
+  }
+  if (inputs.physicalEnvironment) body.physical_environment = inputs.physicalEnvironment
+  if (inputs.mode === 'sync') {
+    if (inputs.partialSuccess) body.partial_success = true
+    body.return_records = true
+  }
+  return body
+}
+
+/** Records a whole cluster: one set request, or a background job polled to its end. */
+export async function recordCluster(
+  client: ServiceClient,
+  org: string,
+  inputs: ClusterInputs,
+  clock: Clock,
+  log: Log
+): Promise<ClusterOutcome> {
+  const count = inputs.items.length
+  const body = clusterBody(inputs)
+  if (inputs.mode === 'sync') {
+    log.info(
+      `Recording ${count} deployments in cluster ${inputs.cluster} (${inputs.logicalEnvironment}) in one request`
+    )
+    const { status, records, errors } = await setClusterRecords(client, org, inputs.cluster, body)
+    reportSkipped(errors, log)
+    log.info(
+      `Cluster ${inputs.cluster}: ${records.length} recorded${errors.length ? `, ${errors.length} skipped` : ''} (${status})`
+    )
+    return { records, skipped: errors }
+  }
+
+  const deadline = clock.now() + inputs.jobTimeoutSeconds * 1000
+  log.info(
+    `Recording ${count} deployments in cluster ${inputs.cluster} (${inputs.logicalEnvironment}) as a background job`
+  )
+  const { jobId, errors: rejected } = await createJobWhenFree(
+    client,
+    org,
+    inputs,
+    body,
+    clock,
+    log,
+    deadline
+  )
+  reportSkipped(rejected, log)
+  log.info(
+    `Job ${jobId} created for cluster ${inputs.cluster}${rejected.length ? `; ${rejected.length} deployments rejected` : ''}`
+  )
+
+  const job = await pollJob(client, org, inputs.cluster, jobId, clock, log, deadline)
+  // The job's status repeats the deployments rejected at creation: list each once.
+  const skipped = uniqueSkipped([...rejected, ...(job.final?.errors ?? [])])
+  if (!job.final) {
+    return {
+      records: [],
+      skipped,
+      jobId,
+      jobStatus: job.lastStatus,
+      failure:
+        `job ${jobId} for cluster ${inputs.cluster} did not finish within job-timeout (${inputs.jobTimeoutSeconds} s); ` +
+        `its last status was ${job.lastStatus ?? 'unknown'}. It may still finish: check GET ${clusterJobsPath(org, inputs.cluster)}/${jobId}, ` +
+        'or raise `job-timeout`.'
+    }
+  }
+  const status = job.final.status
+  log.info(
+    `Job ${jobId}: ${status}${job.final.total_count != null ? `, ${job.final.total_count} deployments` : ''}`
+  )
+  let failure: string | undefined
+  if (status === 'failed') failure = `job ${jobId} for cluster ${inputs.cluster} failed`
+  else if (skipped.length > 0 && !inputs.partialSuccess) {
+    failure = `${skipped.length} of ${count} deployments were rejected (set \`partial-success: true\` to accept that)`
+  }
+  return { records: [], skipped, jobId, jobStatus: status, failure }
+}
+
+/** Creates the job; while another job holds the cluster (409) it waits and tries again until the deadline. */
+async function createJobWhenFree(
+  client: ServiceClient,
+  org: string,
+  inputs: ClusterInputs,
+  body: ClusterBody,
+  clock: Clock,
+  log: Log,
+  deadline: number
+): Promise<{ jobId: number; errors: SkippedDeployment[] }> {
+  let delay: number | undefined
+  for (;;) {
+    try {
+      return await createClusterJob(client, org, inputs.cluster, body)
+    } catch (error) {
+      if (!(error instanceof ServiceError) || error.status !== 409) throw error
+      delay = nextPollDelay(delay)
+      const left = deadline - clock.now()
+      if (left <= 0) {
+        throw new Error(
+          `another job kept cluster ${inputs.cluster} busy for the whole job-timeout (${inputs.jobTimeoutSeconds} s); ` +
+            'run the step again when it has finished, or raise `job-timeout`'
+        )
+      }
+      log.info(
+        `A job is already in progress for cluster ${inputs.cluster}; trying again in ${Math.round(Math.min(delay, left) / 1000)} s ` +
+          `(up to ${Math.round(left / 1000)} s more)`
+      )
+      await clock.sleep(Math.min(delay, left))
+    }
+  }
+}
+
+async function pollJob(
+  client: ServiceClient,
+  org: string,
+  cluster: string,
+  jobId: number,
+  clock: Clock,
+  log: Log,
+  deadline: number
+): Promise<{ final?: ClusterJob; lastStatus?: string }> {
+  let etag: string | undefined
+  let lastStatus: string | undefined
+  let delay: number | undefined
+  let hint: number | undefined
+  for (;;) {
+    delay = nextPollDelay(delay, hint)
+    const left = deadline - clock.now()
+    if (left <= 0) return { lastStatus }
+    await clock.sleep(Math.min(delay, left))
+    const poll = await getClusterJob(client, org, cluster, jobId, etag)
+    etag = poll.etag
+    hint = poll.pollIntervalSeconds
+    if (poll.job) {
+      if (poll.job.status !== lastStatus) log.info(`Job ${jobId}: ${poll.job.status}`)
+      lastStatus = poll.job.status
+      if (poll.job.status === 'completed' || poll.job.status === 'failed')
+        return { final: poll.job, lastStatus }
+    }
+  }
+}
+
+function uniqueSkipped(entries: SkippedDeployment[]): SkippedDeployment[] {
+  const seen = new Set<string>()
+  return entries.filter(e => {
+    const key = [e.cause, e.deployment?.deployment_name, e.deployment?.digest].join('\u0000')
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+}
+
+function reportSkipped(skipped: SkippedDeployment[], log: Log): void {
+  for (const entry of skipped) log.warning(describeSkipped(entry))
+}
+
+export function describeSkipped(entry: SkippedDeployment): string {
+  const d = entry.deployment ?? {}
+  const what = `${d.deployment_name ?? '?'} (${d.name ?? '?'}@${(d.digest ?? '?').slice(0, 19)}…)`
+  const why =
+    entry.cause === 'not_found'
+      ? 'not_found: no attestation for this digest, or its repository does not exist'
+      : entry.cause === 'unauthorized'
+        ? "unauthorized: the token cannot write to the deployment's repository"
+        : (entry.cause ?? 'rejected')
+  return `Deployment ${what} was not recorded: ${why}`
+}
+
+export interface ClusterPlan {
+  method: 'POST'
+  path: string
+  body: ClusterBody
+  records: Array<{
+    deployment_name: string
+    digest: string
+    effect: 'create' | 'update' | 'unknown'
+  }>
+}
+
+/** The dry run: the request that would be sent, and per deployment whether it creates or updates a record. */
+export async function planCluster(
+  client: ServiceClient,
+  org: string,
+  inputs: ClusterInputs,
+  log: Log
+): Promise<ClusterPlan> {
+  const digests = [...new Set(inputs.items.map(i => i.digest))]
+  const read = digests.slice(0, MAX_DIGESTS_READ)
+  if (digests.length > read.length) {
+    log.info(
+      `Dry run: reading the records of the first ${read.length} of ${digests.length} digests; the others show as unknown`
+    )
+  }
+  const keys = new Set<string>()
+  const key = (r: {
+    logical_environment?: string | null
+    physical_environment?: string | null
+    cluster?: string | null
+    deployment_name?: string | null
+  }) =>
+    [
+      r.logical_environment ?? '',
+      r.physical_environment ?? '',
+      r.cluster ?? '',
+      r.deployment_name ?? ''
+    ].join('\u0000')
+  for (const digest of read) {
+    for (const record of await listDeploymentRecords(client, org, digest))
+      keys.add(`${record.digest}\u0000${key(record)}`)
+  }
+  const readSet = new Set(read)
+  const records = inputs.items.map(item => {
+    const wanted = key({
+      logical_environment: inputs.logicalEnvironment,
+      physical_environment: inputs.physicalEnvironment,
+      cluster: inputs.cluster,
+      deployment_name: item.deployment_name
+    })
+    const effect: 'create' | 'update' | 'unknown' = !readSet.has(item.digest)
+      ? 'unknown'
+      : keys.has(`${item.digest}\u0000${wanted}`)
+        ? 'update'
+        : 'create'
+    return { deployment_name: item.deployment_name, digest: item.digest, effect }
+  })
+  const path =
+    inputs.mode === 'sync' ? clusterPath(org, inputs.cluster) : clusterJobsPath(org, inputs.cluster)
+  return { method: 'POST', path, body: clusterBody(inputs), records }
+}

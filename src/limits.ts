@@ -1,0 +1,16 @@
+/** The service's values and limits (service-notes.md) that inputs and cluster items share. */
+export const RUNTIME_RISKS = [
+  'critical-resource',
+  'internet-exposed',
+  'lateral-movement',
+  'sensitive-data'
+] as const
+export type RuntimeRisk = (typeof RUNTIME_RISKS)[number]
+export const DEPLOYMENT_STATUSES = ['deployed', 'decommissioned'] as const
+export const STORAGE_STATUSES = ['active', 'eol', 'deleted'] as const
+export const MAX_TAGS = 5
+
+export interface InputProblem {
+  input: string
+  message: string
+}
