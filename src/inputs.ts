@@ -3,6 +3,8 @@ import { isAbsolute, resolve } from 'node:path'
 import { z } from 'zod'
 import { DEFAULT_API_VERSION } from './client/client.js'
 import { JOB_LIMIT, SYNC_LIMIT, validateClusterItems, type ClusterItem } from './cluster/items.js'
+import { LABEL_INPUT_NAMES, parseLabelInputs, type LabelInputs } from './labels/inputs.js'
+import { splitList } from './list.js'
 import {
   DEPLOYMENT_STATUSES,
   MAX_TAGS,
@@ -39,6 +41,7 @@ export const INPUT_NAMES = [
   'cluster-mode',
   'partial-success',
   'job-timeout',
+  ...LABEL_INPUT_NAMES,
   'dry-run',
   'max-retries'
 ] as const
@@ -48,6 +51,7 @@ export type RawInputs = Partial<Record<InputName, string>>
 
 export { DEPLOYMENT_STATUSES, MAX_TAGS, RUNTIME_RISKS, STORAGE_STATUSES }
 export type { InputProblem, RuntimeRisk }
+export { splitList }
 export const MAX_RETRIES_LIMIT = 10
 export const DEFAULT_MAX_RETRIES = 3
 export const DEFAULT_API_URL = 'https://api.github.com'
@@ -112,6 +116,7 @@ export interface Inputs {
   deployment?: DeploymentRecordInput
   storage?: StorageRecordInput
   cluster?: ClusterInputs
+  labels?: LabelInputs
   dryRun: boolean
   maxRetries: number
 }
@@ -250,6 +255,18 @@ export function parseInputs(
     }
   }
 
+  const labelInputs = parseLabelInputs(
+    Object.fromEntries(LABEL_INPUT_NAMES.map(name => [name, raw[name]]))
+  )
+  for (const p of labelInputs.problems) c.problem(p.input, p.message)
+  const wantsLabels = labelInputs.value !== undefined
+  if (wantsLabels && repository === undefined && !c.failed('repository')) {
+    c.problem(
+      'repository',
+      'is required for labels: the repository whose issues and pull requests get them'
+    )
+  }
+
   const wantsDeployment = environment !== undefined && !wantsCluster
   const wantsStorage = registryUrl !== undefined
   if (wantsDeployment || wantsStorage) {
@@ -293,12 +310,14 @@ export function parseInputs(
     !wantsDeployment &&
     !wantsStorage &&
     !wantsCluster &&
+    !wantsLabels &&
+    !LABEL_INPUT_NAMES.some(name => c.failed(name)) &&
     !c.failed('environment') &&
     !c.failed('registry-url')
   ) {
     c.problem(
       'environment',
-      'nothing to record: set `environment` for a deployment record, `registry-url` for a storage record, or `deployments` for a whole cluster'
+      'nothing to do: set `environment` for a deployment record, `registry-url` for a storage record, `deployments` for a whole cluster, or `labels` / `remove-labels`'
     )
   }
 
@@ -367,6 +386,7 @@ export function parseInputs(
             jobTimeoutSeconds: jobTimeout ?? DEFAULT_JOB_TIMEOUT_SECONDS
           }
         : undefined,
+    labels: labelInputs.value,
     dryRun,
     maxRetries
   }
@@ -440,18 +460,6 @@ export function defaultDeploymentName(name: string): string | undefined {
   const last = withoutDigest.split('/').filter(Boolean).pop() ?? ''
   const withoutTag = last.split(':')[0] ?? ''
   return withoutTag === '' ? undefined : withoutTag.slice(0, 256)
-}
-
-/** Newline- or comma-separated, trimmed, empty items and duplicates dropped. */
-export function splitList(value: string): string[] {
-  return [
-    ...new Set(
-      value
-        .split(/[\n,]/)
-        .map(item => item.trim())
-        .filter(Boolean)
-    )
-  ]
 }
 
 class Collector {

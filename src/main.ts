@@ -1,4 +1,5 @@
 import * as core from '@actions/core'
+import { context } from '@actions/github'
 import { InputError, parseInputs, readRawInputs } from './inputs.js'
 import { failureReport, renderSummary, toOutputs } from './report.js'
 import { run, type RunOptions } from './run.js'
@@ -30,7 +31,14 @@ export async function main(options: RunOptions = {}): Promise<void> {
     throw error
   }
 
-  const result = await run(inputs, { log: coreLog, ...options })
+  const event = {
+    eventName: context.eventName ?? '',
+    payload: context.payload,
+    sha: context.sha ?? '',
+    ref: context.ref ?? '',
+    workspace: process.env['GITHUB_WORKSPACE']
+  }
+  const result = await run(inputs, { log: coreLog, event, ...options })
   for (const [name, value] of Object.entries(toOutputs(result))) core.setOutput(name, value)
   if (process.env['GITHUB_STEP_SUMMARY']) {
     await core.summary.addRaw(renderSummary(result, inputs.connection.org)).write()

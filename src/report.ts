@@ -10,6 +10,8 @@ export function toOutputs(result: RunResult): Record<string, string> {
     'job-id': result.jobId === undefined ? '' : String(result.jobId),
     'job-status': result.jobStatus ?? '',
     errors: JSON.stringify(result.deploymentErrors),
+    labeled: JSON.stringify(result.labeled),
+    'pull-requests': result.labeled.map(l => l.number).join(','),
     planned: JSON.stringify(result.planned)
   }
 }
@@ -93,6 +95,25 @@ export function renderSummary(result: RunResult, org: string): string {
       }
       out.push('')
     }
+  }
+
+  if (result.labeled.length > 0) {
+    out.push(
+      `### Labeled (${result.labeled.length})`,
+      '',
+      '| Issue / pull request | Added | Removed |',
+      '|---|---|---|'
+    )
+    for (const l of result.labeled.slice(0, MAX_SUMMARY_ROWS)) {
+      const names = (list: string[]) =>
+        list.length > 0 ? list.map(n => `\`${cell(n)}\``).join(', ') : 'already done'
+      out.push(
+        `| #${l.number} | ${names(l.added)} | ${l.removed.length > 0 ? names(l.removed) : '-'} |`
+      )
+    }
+    if (result.labeled.length > MAX_SUMMARY_ROWS)
+      out.push('', `... and ${result.labeled.length - MAX_SUMMARY_ROWS} more.`)
+    out.push('')
   }
 
   if (result.failures.length > 0) {

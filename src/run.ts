@@ -5,6 +5,8 @@ import { ServiceError } from './client/errors.js'
 import { silentLog, type Log } from './client/log.js'
 import type { Inputs } from './inputs.js'
 import { planCluster, recordCluster } from './cluster/record-cluster.js'
+import { applyLabels, type LabelResultItem } from './labels/apply.js'
+import type { DiscoveryContext } from './labels/discover.js'
 import { planWrites, type PlannedWrite } from './plan.js'
 import {
   createDeploymentRecord,
@@ -19,7 +21,11 @@ import { ACTION_VERSION } from './version.js'
 
 export const USER_AGENT = `record-deployment/${ACTION_VERSION}`
 
+/** What the workflow run says about its event; `main` fills it from `@actions/github`'s context. */
+export type RunEvent = Pick<DiscoveryContext, 'eventName' | 'payload' | 'sha' | 'ref' | 'workspace'>
+
 export interface RunOptions {
+  event?: RunEvent
   log?: Log
   clock?: Clock
   dispatcher?: Dispatcher
@@ -45,6 +51,8 @@ export interface Failure {
   /** What was being done, e.g. "deployment record web in production". */
   what: string
   message: string
+  /** The same failure would repeat for every later call (bad credentials, a long rate limit). */
+  fatal?: boolean
 }
 
 export interface RunResult {
@@ -56,6 +64,8 @@ export interface RunResult {
   jobId?: number
   jobStatus?: string
   planned: PlannedRequest[]
+  /** Issues and pull requests that carry the labels now. */
+  labeled: LabelResultItem[]
   /** Steps that succeeded, in the user's words. */
   done: string[]
   failures: Failure[]
@@ -89,6 +99,7 @@ export async function run(inputs: Inputs, options: RunOptions = {}): Promise<Run
     storageRecords: [],
     deploymentErrors: [],
     planned: [],
+    labeled: [],
     done: [],
     failures: [],
     skipped: [],
@@ -104,6 +115,9 @@ export async function run(inputs: Inputs, options: RunOptions = {}): Promise<Run
       if (!stopped)
         await recordWholeCluster(client, inputs, result, options.clock ?? systemClock, log)
     }
+    // A fatal failure has already listed the labels as not attempted.
+    if (inputs.labels && !result.failures.some(f => f.fatal))
+      await label(client, inputs, result, options, log)
   } finally {
     await client.close()
   }
@@ -133,10 +147,12 @@ async function sendWrites(
       }
       result.done.push(what)
     } catch (error) {
-      result.failures.push({ what, message: messageOf(error) })
-      if (error instanceof ServiceError && error.fatal) {
+      const fatal = error instanceof ServiceError && error.fatal
+      result.failures.push({ what, message: messageOf(error), fatal })
+      if (fatal) {
         result.skipped.push(...writes.slice(index + 1).map(describeWrite))
         if (inputs.cluster) result.skipped.push(describeCluster(inputs))
+        if (inputs.labels) result.skipped.push('labels')
         return true
       }
     }
@@ -162,7 +178,11 @@ async function recordWholeCluster(
     if (outcome.failure) result.failures.push({ what, message: outcome.failure })
     else result.done.push(what)
   } catch (error) {
-    result.failures.push({ what, message: messageOf(error) })
+    result.failures.push({
+      what,
+      message: messageOf(error),
+      fatal: error instanceof ServiceError && error.fatal
+    })
   }
 }
 
@@ -191,6 +211,41 @@ async function planWholeCluster(
       what: `reading the current records for ${describeCluster(inputs)}`,
       message: messageOf(error)
     })
+  }
+}
+
+async function label(
+  client: ServiceClient,
+  inputs: Inputs,
+  result: RunResult,
+  options: RunOptions,
+  log: Log
+): Promise<void> {
+  if (!inputs.labels) return
+  const { owner, name: repo } = inputs.connection.repository
+  const event = options.event ?? eventFromEnvironment()
+  const outcome = await applyLabels(client, {
+    owner,
+    repo,
+    inputs: inputs.labels,
+    discovery: { ...event, owner, repo, since: inputs.labels.since },
+    dryRun: inputs.dryRun,
+    log
+  })
+  result.labeled.push(...outcome.labeled)
+  result.planned.push(...outcome.planned)
+  result.failures.push(...outcome.failures)
+  result.done.push(...outcome.done)
+}
+
+/** Outside a workflow run (tests, the demo) the event is what the runner's variables say, or nothing. */
+function eventFromEnvironment(): RunEvent {
+  return {
+    eventName: process.env['GITHUB_EVENT_NAME'] ?? '',
+    payload: {},
+    sha: process.env['GITHUB_SHA'] ?? '',
+    ref: process.env['GITHUB_REF'] ?? '',
+    workspace: process.env['GITHUB_WORKSPACE']
   }
 }
 

@@ -136,3 +136,46 @@ test('the token is never printed, debug logging on, even when the service refuse
   expect(bad.code).toBe(1)
   expect(visible(bad.stdout)).not.toContain(secret)
 })
+
+test('labels go on the listed pull requests after the record; outputs and summary say which', async () => {
+  emulator.seed({
+    labels: { 'acme/web': [{ name: 'deployed:staging', color: 'fbca04' }] },
+    pulls: {
+      'acme/web': [
+        { number: 7, title: 'Seven', labels: ['deployed:staging'] },
+        { number: 8, title: 'Eight' }
+      ]
+    }
+  })
+  const run = await runAction(
+    {
+      token: TOKEN,
+      digest: DIGEST,
+      name: 'ghcr.io/acme/web',
+      environment: 'production',
+      labels: 'deployed:production',
+      'remove-labels': 'deployed:staging',
+      'pull-requests': '7, 8',
+      'label-linked-issues': 'false'
+    },
+    runnerEnv()
+  )
+  expect(run.stderr).toBe('')
+  expect(run.code).toBe(0)
+  const writes = writesOf(emulator.requests).map(r => `${r.method} ${decodeURIComponent(r.path)}`)
+  expect(writes[0]).toBe('POST /orgs/acme/artifacts/metadata/deployment-record')
+  expect(writes.slice(1).sort()).toEqual(
+    [
+      'POST /repos/acme/web/issues/7/labels',
+      'DELETE /repos/acme/web/issues/7/labels/deployed:staging',
+      'POST /repos/acme/web/issues/8/labels'
+    ].sort()
+  )
+  expect(JSON.parse(run.outputs['labeled'] ?? '')).toEqual([
+    { number: 7, added: ['deployed:production'], removed: ['deployed:staging'] },
+    { number: 8, added: ['deployed:production'], removed: [] }
+  ])
+  expect(run.outputs['pull-requests']).toBe('7,8')
+  expect(run.summary).toMatch(/### Labeled \(2\)/)
+  expect(smallestWriteGap(emulator.requests)).toBeGreaterThanOrEqual(1000)
+})

@@ -53,6 +53,7 @@ test("README's output table, action.yml and the outputs the code sets agree", ()
     storageRecords: [],
     deploymentErrors: [],
     planned: [],
+    labeled: [],
     done: [],
     failures: [],
     skipped: [],

@@ -1,0 +1,306 @@
+import type { ServiceClient } from '../client/client.js'
+import { ServiceError } from '../client/errors.js'
+import type { Log } from '../client/log.js'
+import type { Failure, PlannedRequest } from '../run.js'
+import {
+  addIssueLabels,
+  createLabel,
+  getLabel,
+  issueLabelPath,
+  issueLabelsPath,
+  listIssueLabels,
+  removeIssueLabel,
+  repoLabelPath,
+  repoLabelsPath,
+  updateLabel,
+  type LabelFields
+} from '../service/labels.js'
+import { discoverLinkedIssues, discoverPullRequests, type DiscoveryContext } from './discover.js'
+import type { LabelInputs } from './inputs.js'
+
+export interface LabelResultItem {
+  number: number
+  /** labels of `labels` the target did not carry before (as the user spelled them) */
+  added: string[]
+  /** labels of `remove-labels` taken off (as the target spelled them) */
+  removed: string[]
+}
+
+export interface LabelRunResult {
+  /** targets that now carry the labels, those that needed no write included (empty lists) */
+  labeled: LabelResultItem[]
+  /** dry run only: the writes it would send */
+  planned: PlannedRequest[]
+  /** one per failed target or label, `what` naming it ("pull request #12", "label deployed:production") */
+  failures: Failure[]
+  /** what succeeded, in the user's words */
+  done: string[]
+  warnings: string[]
+}
+
+export interface ApplyLabelsOptions {
+  owner: string
+  repo: string
+  inputs: LabelInputs
+  /** for `pull-requests: auto`; `inputs.since` is used when it has no `since` */
+  discovery: DiscoveryContext
+  dryRun: boolean
+  log: Log
+}
+
+interface Target {
+  number: number
+  what: string
+}
+
+const NOT_ATTEMPTED =
+  'not attempted: an earlier request failed in a way that would repeat for every request (see above)'
+
+/**
+ * Labels what the inputs name: makes sure the labels exist as described (when a color or
+ * description is given), finds the targets, then for each target reads its labels and sends
+ * only the writes that change something. One failing target does not stop the others, except
+ * for failures that would repeat for every request (`ServiceError.fatal`).
+ */
+export async function applyLabels(
+  client: ServiceClient,
+  options: ApplyLabelsOptions
+): Promise<LabelRunResult> {
+  const { owner, repo, inputs, dryRun, log } = options
+  const result: LabelRunResult = { labeled: [], planned: [], failures: [], done: [], warnings: [] }
+  const warn = (message: string) => {
+    result.warnings.push(message)
+    log.warning(message)
+  }
+
+  if (
+    inputs.labels.length > 0 &&
+    (inputs.color !== undefined || inputs.description !== undefined)
+  ) {
+    for (const [index, name] of inputs.labels.entries()) {
+      try {
+        await ensureLabel(client, options, name, result)
+      } catch (error) {
+        result.failures.push({ what: `label ${name}`, message: messageOf(error) })
+        if (isFatal(error)) {
+          for (const rest of inputs.labels.slice(index + 1))
+            result.failures.push({ what: `label ${rest}`, message: NOT_ATTEMPTED })
+          result.failures.push({
+            what: 'labeling pull requests and issues',
+            message: NOT_ATTEMPTED
+          })
+          return result
+        }
+      }
+    }
+  }
+
+  let targets: Target[]
+  try {
+    targets = await findTargets(client, options, log, warn)
+  } catch (error) {
+    result.failures.push({
+      what: 'finding the pull requests to label',
+      message: messageOf(error)
+    })
+    return result
+  }
+  if (targets.length === 0) {
+    log.info('Labels: no pull requests or issues to label')
+    return result
+  }
+  log.info(`Labels: ${targets.map(t => t.what).join(', ')}`)
+
+  for (const [index, target] of targets.entries()) {
+    try {
+      await labelTarget(client, owner, repo, inputs, dryRun, target, result, log)
+    } catch (error) {
+      result.failures.push({ what: target.what, message: messageOf(error) })
+      log.info(`${capitalize(target.what)}: not labeled`)
+      if (isFatal(error)) {
+        for (const rest of targets.slice(index + 1))
+          result.failures.push({ what: rest.what, message: NOT_ATTEMPTED })
+        break
+      }
+    }
+  }
+  return result
+}
+
+async function ensureLabel(
+  client: ServiceClient,
+  options: ApplyLabelsOptions,
+  name: string,
+  result: LabelRunResult
+): Promise<void> {
+  const { owner, repo, inputs, dryRun, log } = options
+  const wanted: LabelFields = {
+    ...(inputs.color !== undefined ? { color: inputs.color } : {}),
+    ...(inputs.description !== undefined ? { description: inputs.description } : {})
+  }
+  const current = await getLabel(client, owner, repo, name)
+  if (!current) {
+    const body = { name, ...wanted }
+    if (dryRun) {
+      plan(result, log, 'POST', repoLabelsPath(owner, repo), body, `create label ${name}`)
+      return
+    }
+    const created = await createLabel(client, owner, repo, body)
+    const what =
+      created === 'exists' ? `label ${name} exists (created meanwhile)` : `created label ${name}`
+    result.done.push(what)
+    log.info(capitalize(what))
+    return
+  }
+  const change: LabelFields = {}
+  if (wanted.color !== undefined && (current.color ?? '').toLowerCase() !== wanted.color)
+    change.color = wanted.color
+  if (wanted.description !== undefined && (current.description ?? '') !== wanted.description)
+    change.description = wanted.description
+  if (Object.keys(change).length === 0) {
+    log.info(`Label ${current.name} is as described`)
+    return
+  }
+  const fields = Object.keys(change).join(' and ')
+  if (dryRun) {
+    plan(
+      result,
+      log,
+      'PATCH',
+      repoLabelPath(owner, repo, current.name),
+      change,
+      `update the ${fields} of label ${current.name}`
+    )
+    return
+  }
+  await updateLabel(client, owner, repo, current.name, change)
+  const what = `updated the ${fields} of label ${current.name}`
+  result.done.push(what)
+  log.info(capitalize(what))
+}
+
+async function findTargets(
+  client: ServiceClient,
+  options: ApplyLabelsOptions,
+  log: Log,
+  warn: (message: string) => void
+): Promise<Target[]> {
+  const { owner, repo, inputs } = options
+  if (inputs.pullRequests === 'none') return []
+  let pulls: Target[]
+  if (inputs.pullRequests === 'auto') {
+    const since = options.discovery.since ?? inputs.since
+    const found = await discoverPullRequests(client, {
+      ...options.discovery,
+      owner,
+      repo,
+      ...(since !== undefined ? { since } : {})
+    })
+    found.notes.forEach(note => log.info(`Labels: ${note}`))
+    found.warnings.forEach(warn)
+    pulls = found.numbers.map(number => ({ number, what: `pull request #${number}` }))
+  } else {
+    pulls = inputs.pullRequests.map(number => ({
+      number,
+      what: `issue or pull request #${number}`
+    }))
+  }
+  if (!inputs.labelLinkedIssues || pulls.length === 0) return pulls
+  const numbers = pulls.map(t => t.number)
+  const linked = await discoverLinkedIssues(client, owner, repo, numbers, numbers)
+  linked.notes.forEach(note => log.info(`Labels: ${note}`))
+  linked.warnings.forEach(warn)
+  return [...pulls, ...linked.numbers.map(number => ({ number, what: `issue #${number}` }))]
+}
+
+async function labelTarget(
+  client: ServiceClient,
+  owner: string,
+  repo: string,
+  inputs: LabelInputs,
+  dryRun: boolean,
+  target: Target,
+  result: LabelRunResult,
+  log: Log
+): Promise<void> {
+  const { number, what } = target
+  const present = new Map<string, string>()
+  for (const label of await listIssueLabels(client, owner, repo, number))
+    present.set(label.name.toLowerCase(), label.name)
+  const missing = inputs.labels.filter(name => !present.has(name.toLowerCase()))
+  const toRemove = inputs.removeLabels.flatMap(name => present.get(name.toLowerCase()) ?? [])
+
+  if (missing.length === 0 && toRemove.length === 0) {
+    result.labeled.push({ number, added: [], removed: [] })
+    result.done.push(`${what} already labeled`)
+    log.info(`${capitalize(what)}: already labeled, nothing to change`)
+    return
+  }
+  if (dryRun) {
+    if (missing.length > 0) {
+      plan(
+        result,
+        log,
+        'POST',
+        issueLabelsPath(owner, repo, number),
+        { labels: inputs.labels },
+        `add ${missing.join(', ')} to ${what}`
+      )
+    }
+    for (const name of toRemove) {
+      plan(
+        result,
+        log,
+        'DELETE',
+        issueLabelPath(owner, repo, number, name),
+        undefined,
+        `remove ${name} from ${what}`
+      )
+    }
+    return
+  }
+
+  if (missing.length > 0) await addIssueLabels(client, owner, repo, number, inputs.labels)
+  const removed: string[] = []
+  for (const name of toRemove) {
+    try {
+      if (await removeIssueLabel(client, owner, repo, number, name)) removed.push(name)
+    } catch (error) {
+      if (missing.length > 0 && error instanceof Error)
+        error.message = `${missing.join(', ')} added, but removing ${name} failed: ${error.message}`
+      throw error
+    }
+  }
+  result.labeled.push({ number, added: missing, removed })
+  const change = [...missing.map(n => `+${n}`), ...removed.map(n => `-${n}`)].join(', ')
+  result.done.push(`labeled ${what}${change ? ` (${change})` : ''}`)
+  log.info(`${capitalize(what)}: labeled${change ? ` (${change})` : ''}`)
+}
+
+function plan(
+  result: LabelRunResult,
+  log: Log,
+  method: string,
+  path: string,
+  body: unknown,
+  what: string
+): void {
+  result.planned.push({ method, path, body })
+  result.done.push(`dry run: would ${what}`)
+  log.info(
+    `Dry run: would ${method} ${path} (${what})` +
+      (body === undefined ? '' : `\n${JSON.stringify(body, null, 2)}`)
+  )
+}
+
+function isFatal(error: unknown): boolean {
+  return error instanceof ServiceError && error.fatal
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1)
+}

@@ -1,0 +1,188 @@
+import type { InputProblem } from '../limits.js'
+import { splitList } from '../list.js'
+
+export const LABEL_INPUT_NAMES = [
+  'labels',
+  'remove-labels',
+  'label-color',
+  'label-description',
+  'pull-requests',
+  'since',
+  'label-linked-issues'
+] as const
+
+export type LabelInputName = (typeof LABEL_INPUT_NAMES)[number]
+export type LabelRawInputs = Partial<Record<LabelInputName, string>>
+
+export const MAX_LABEL_DESCRIPTION = 100
+
+export interface LabelInputs {
+  /** to add, as the user spelled them */
+  labels: string[]
+  removeLabels: string[]
+  /** 6 lower-case hex digits, no `#` */
+  color?: string
+  /** at most 100 characters */
+  description?: string
+  pullRequests: 'auto' | 'none' | number[]
+  /** base ref or sha of the range for `pull-requests: auto` */
+  since?: string
+  labelLinkedIssues: boolean
+}
+
+/**
+ * Reads the label inputs. `value` is undefined when neither `labels` nor `remove-labels` is
+ * given (nothing to do) or when there are problems; each problem names its input.
+ */
+export function parseLabelInputs(raw: LabelRawInputs): {
+  value?: LabelInputs
+  problems: InputProblem[]
+} {
+  const problems: InputProblem[] = []
+  const problem = (input: LabelInputName, message: string) => problems.push({ input, message })
+  const text = (name: LabelInputName) => (raw[name] ?? '').trim()
+
+  const labels = labelList(text('labels'), 'labels', problem)
+  const removeLabels = labelList(text('remove-labels'), 'remove-labels', problem)
+  const wanted = labels.length > 0 || removeLabels.length > 0
+
+  const lowerAdds = new Set(labels.map(name => name.toLowerCase()))
+  for (const name of removeLabels) {
+    if (lowerAdds.has(name.toLowerCase()))
+      problem('remove-labels', `\`${name}\` is also in \`labels\`: add it or remove it, not both`)
+  }
+
+  let color: string | undefined
+  const rawColor = text('label-color')
+  if (rawColor !== '') {
+    const hex = rawColor.replace(/^#/, '')
+    if (/^[0-9a-fA-F]{6}$/.test(hex)) color = hex.toLowerCase()
+    else problem('label-color', `\`${rawColor}\` is not a color of 6 hex digits like 0e8a16`)
+  }
+
+  let description: string | undefined
+  const rawDescription = text('label-description')
+  if (rawDescription !== '') {
+    if (rawDescription.length > MAX_LABEL_DESCRIPTION)
+      problem(
+        'label-description',
+        `is ${rawDescription.length} characters long; at most ${MAX_LABEL_DESCRIPTION} are allowed`
+      )
+    else if (hasControlCharacters(rawDescription))
+      problem('label-description', 'contains control characters')
+    else description = rawDescription
+  }
+  if (labels.length === 0) {
+    for (const name of ['label-color', 'label-description'] as const) {
+      if (text(name) !== '')
+        problem(name, 'applies to the labels in `labels`, which is empty: give `labels` too')
+    }
+  }
+
+  const pullRequests = parsePullRequests(text('pull-requests'), problem)
+
+  let since: string | undefined
+  const rawSince = text('since')
+  if (rawSince !== '') {
+    if (!isSafeRef(rawSince))
+      problem('since', `\`${rawSince}\` is not a ref or sha (like v1.2.0 or a commit sha)`)
+    else since = rawSince
+    if (pullRequests !== undefined && pullRequests !== 'auto')
+      problem('since', 'only applies to `pull-requests: auto`')
+  }
+
+  let labelLinkedIssues = false
+  const rawLinked = text('label-linked-issues')
+  if (/^true$/i.test(rawLinked)) labelLinkedIssues = true
+  else if (rawLinked !== '' && !/^false$/i.test(rawLinked))
+    problem('label-linked-issues', `\`${rawLinked}\` is not true or false`)
+
+  if (!wanted) {
+    // Inputs that only make sense with labels to add or remove; defaults are fine on their own.
+    if (Array.isArray(pullRequests))
+      problem(
+        'pull-requests',
+        'lists numbers but there is nothing to do: give `labels` or `remove-labels`'
+      )
+    if (rawSince !== '') problem('since', 'has nothing to do without `labels` or `remove-labels`')
+    if (labelLinkedIssues)
+      problem('label-linked-issues', 'has nothing to do without `labels` or `remove-labels`')
+  }
+
+  if (!wanted || problems.length > 0 || pullRequests === undefined) return { problems }
+  return {
+    value: {
+      labels,
+      removeLabels,
+      ...(color !== undefined ? { color } : {}),
+      ...(description !== undefined ? { description } : {}),
+      pullRequests,
+      ...(since !== undefined ? { since } : {}),
+      labelLinkedIssues
+    },
+    problems
+  }
+}
+
+/** Split like every list input; duplicates that differ only in case are one label. */
+function labelList(
+  value: string,
+  input: LabelInputName,
+  problem: (input: LabelInputName, message: string) => void
+): string[] {
+  const seen = new Set<string>()
+  const names: string[] = []
+  for (const name of splitList(value)) {
+    if (hasControlCharacters(name)) {
+      problem(input, `\`${JSON.stringify(name)}\` contains control characters`)
+      continue
+    }
+    const key = name.toLowerCase()
+    if (seen.has(key)) continue
+    seen.add(key)
+    names.push(name)
+  }
+  return names
+}
+
+function parsePullRequests(
+  value: string,
+  problem: (input: LabelInputName, message: string) => void
+): 'auto' | 'none' | number[] | undefined {
+  if (value === '' || /^auto$/i.test(value)) return 'auto'
+  if (/^none$/i.test(value)) return 'none'
+  const numbers: number[] = []
+  let bad = false
+  for (const item of splitList(value)) {
+    const match = /^#?(\d{1,10})$/.exec(item)
+    const n = match ? Number(match[1]) : NaN
+    if (!Number.isSafeInteger(n) || n < 1 || n > 2 ** 31 - 1) {
+      problem(
+        'pull-requests',
+        `\`${item}\` is not an issue or pull request number; use \`auto\`, \`none\` or numbers like 12, 14`
+      )
+      bad = true
+    } else if (!numbers.includes(n)) numbers.push(n)
+  }
+  if (bad) return undefined
+  return numbers
+}
+
+/**
+ * A value that git and the compare endpoint can only read as a revision: no leading `-` (which
+ * git would take for an option), no white space, no range or revision syntax.
+ */
+export function isSafeRef(value: string): boolean {
+  if (value.length > 255 || value.startsWith('-') || value.includes('..')) return false
+  if (hasControlCharacters(value) || /[\s~^:?*[\\]/.test(value) || value.includes('@{'))
+    return false
+  return !value.endsWith('/') && !value.endsWith('.') && !value.startsWith('/')
+}
+
+function hasControlCharacters(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i)
+    if (code < 0x20 || code === 0x7f) return true
+  }
+  return false
+}

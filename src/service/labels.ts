@@ -1,0 +1,125 @@
+import { z } from 'zod'
+import type { ServiceClient } from '../client/client.js'
+import { ServiceError } from '../client/errors.js'
+import { path, withQuery } from '../client/paths.js'
+import { parseResponse } from './parse.js'
+
+/** Lenient: unknown fields are kept; `description` may be null. */
+export const labelSchema = z.looseObject({
+  name: z.string(),
+  color: z.string().nullish(),
+  description: z.string().nullish()
+})
+export type Label = z.infer<typeof labelSchema>
+const labelList = z.array(labelSchema)
+
+export interface LabelFields {
+  color?: string
+  description?: string
+}
+
+export const repoLabelsPath = (owner: string, repo: string) => path`/repos/${owner}/${repo}/labels`
+export const repoLabelPath = (owner: string, repo: string, name: string) =>
+  path`/repos/${owner}/${repo}/labels/${name}`
+export const issueLabelsPath = (owner: string, repo: string, issue: number) =>
+  path`/repos/${owner}/${repo}/issues/${issue}/labels`
+export const issueLabelPath = (owner: string, repo: string, issue: number, name: string) =>
+  path`/repos/${owner}/${repo}/issues/${issue}/labels/${name}`
+
+/** The repository's label of that name (the service compares names case-insensitively). */
+export async function getLabel(
+  client: ServiceClient,
+  owner: string,
+  repo: string,
+  name: string
+): Promise<Label | undefined> {
+  try {
+    const response = await client.request('GET', repoLabelPath(owner, repo, name))
+    return parseResponse(labelSchema, response.body, 'label')
+  } catch (error) {
+    if (error instanceof ServiceError && error.status === 404) return undefined
+    throw error
+  }
+}
+
+/**
+ * Creates a label. A 422 `already_exists` (someone created it since it was read) answers
+ * `'exists'`: the label is there, which is what the caller wanted.
+ */
+export async function createLabel(
+  client: ServiceClient,
+  owner: string,
+  repo: string,
+  label: { name: string } & LabelFields
+): Promise<Label | 'exists'> {
+  try {
+    const response = await client.request('POST', repoLabelsPath(owner, repo), { body: label })
+    return parseResponse(labelSchema, response.body, 'label')
+  } catch (error) {
+    if (isAlreadyExists(error)) return 'exists'
+    throw error
+  }
+}
+
+export function isAlreadyExists(error: unknown): boolean {
+  return (
+    error instanceof ServiceError &&
+    error.status === 422 &&
+    error.validationErrors.some(v => v.code === 'already_exists')
+  )
+}
+
+export async function updateLabel(
+  client: ServiceClient,
+  owner: string,
+  repo: string,
+  name: string,
+  fields: LabelFields
+): Promise<Label> {
+  const response = await client.request('PATCH', repoLabelPath(owner, repo, name), {
+    body: fields
+  })
+  return parseResponse(labelSchema, response.body, 'label')
+}
+
+export async function listIssueLabels(
+  client: ServiceClient,
+  owner: string,
+  repo: string,
+  issue: number
+): Promise<Label[]> {
+  return client.paginate(withQuery(issueLabelsPath(owner, repo, issue), { per_page: 100 }), body =>
+    parseResponse(labelList, body, 'issue label list')
+  )
+}
+
+/** The add endpoint (never the replace one): labels others set meanwhile stay. */
+export async function addIssueLabels(
+  client: ServiceClient,
+  owner: string,
+  repo: string,
+  issue: number,
+  labels: string[]
+): Promise<Label[]> {
+  const response = await client.request('POST', issueLabelsPath(owner, repo, issue), {
+    body: { labels }
+  })
+  return parseResponse(labelList, response.body ?? [], 'issue label list')
+}
+
+/** Takes one label off; `false` when the issue did not carry it (a 404). */
+export async function removeIssueLabel(
+  client: ServiceClient,
+  owner: string,
+  repo: string,
+  issue: number,
+  name: string
+): Promise<boolean> {
+  try {
+    await client.request('DELETE', issueLabelPath(owner, repo, issue, name))
+    return true
+  } catch (error) {
+    if (error instanceof ServiceError && error.status === 404) return false
+    throw error
+  }
+}

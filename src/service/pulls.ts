@@ -1,0 +1,139 @@
+import { z } from 'zod'
+import type { ServiceClient } from '../client/client.js'
+import { ServiceError } from '../client/errors.js'
+import { path, withQuery } from '../client/paths.js'
+import { parseResponse } from './parse.js'
+
+/**
+ * A pull request as `pulls/{n}` and `commits/{sha}/pulls` answer it. With API version 2026-03-10
+ * there is no `merge_commit_sha`; the list form has `merged_at` but no `merged`.
+ */
+export const pullSchema = z.looseObject({
+  number: z.number(),
+  state: z.string().optional(),
+  merged: z.boolean().optional(),
+  merged_at: z.string().nullish(),
+  body: z.string().nullish(),
+  url: z.string().optional(),
+  base: z
+    .looseObject({
+      ref: z.string().optional(),
+      repo: z.looseObject({ full_name: z.string().optional() }).nullish()
+    })
+    .optional()
+})
+export type Pull = z.infer<typeof pullSchema>
+
+export const issueSchema = z.looseObject({
+  number: z.number(),
+  state: z.string().optional(),
+  body: z.string().nullish(),
+  /** present only on issues that are pull requests */
+  pull_request: z.looseObject({}).nullish()
+})
+export type Issue = z.infer<typeof issueSchema>
+
+const commitSchema = z.looseObject({
+  sha: z.string(),
+  commit: z.looseObject({ message: z.string() })
+})
+const compareSchema = z.looseObject({
+  status: z.string().optional(),
+  total_commits: z.number().optional(),
+  commits: z.array(commitSchema).default([])
+})
+
+export interface CommitSummary {
+  sha: string
+  message: string
+}
+
+export function isMerged(pull: Pull): boolean {
+  return pull.merged === true || (pull.merged_at !== null && pull.merged_at !== undefined)
+}
+
+/**
+ * Whether the pull request belongs to `owner/repo`: by its base repository when the service
+ * names it, else by its API address. The commit lookup also answers pull requests of forks
+ * and upstreams that carry the same commit.
+ */
+export function isOfRepository(pull: Pull, owner: string, repo: string): boolean {
+  const fullName = `${owner}/${repo}`.toLowerCase()
+  const base = pull.base?.repo?.full_name
+  if (base) return base.toLowerCase() === fullName
+  if (pull.url) {
+    const match = /\/repos\/([^/]+\/[^/]+)\/pulls\/\d+$/.exec(pull.url)
+    if (match) return decodeURIComponent(match[1] ?? '').toLowerCase() === fullName
+  }
+  return true
+}
+
+/** The pull request, or undefined when the number is not a pull request of the repository. */
+export async function getPull(
+  client: ServiceClient,
+  owner: string,
+  repo: string,
+  number: number
+): Promise<Pull | undefined> {
+  try {
+    const response = await client.request('GET', path`/repos/${owner}/${repo}/pulls/${number}`)
+    return parseResponse(pullSchema, response.body, 'pull request')
+  } catch (error) {
+    if (error instanceof ServiceError && (error.status === 404 || error.status === 410))
+      return undefined
+    throw error
+  }
+}
+
+/** The issue (or pull request: every pull request is an issue); undefined on 404 and 410. */
+export async function getIssue(
+  client: ServiceClient,
+  owner: string,
+  repo: string,
+  number: number
+): Promise<Issue | undefined> {
+  try {
+    const response = await client.request('GET', path`/repos/${owner}/${repo}/issues/${number}`)
+    return parseResponse(issueSchema, response.body, 'issue')
+  } catch (error) {
+    if (error instanceof ServiceError && (error.status === 404 || error.status === 410))
+      return undefined
+    throw error
+  }
+}
+
+/**
+ * The pull requests that the service links to a commit. Its index can lag a few seconds
+ * behind a merge; a commit the service does not know answers 422, read here as none.
+ */
+export async function pullsForCommit(
+  client: ServiceClient,
+  owner: string,
+  repo: string,
+  sha: string
+): Promise<Pull[]> {
+  try {
+    return await client.paginate(
+      withQuery(path`/repos/${owner}/${repo}/commits/${sha}/pulls`, { per_page: 100 }),
+      body => parseResponse(z.array(pullSchema), body, 'commit pull request list')
+    )
+  } catch (error) {
+    if (error instanceof ServiceError && error.status === 422) return []
+    throw error
+  }
+}
+
+/** The commits in `head` that are not in `base`, oldest first, every page of them. */
+export async function compareCommits(
+  client: ServiceClient,
+  owner: string,
+  repo: string,
+  base: string,
+  head: string
+): Promise<CommitSummary[]> {
+  const commits = await client.paginate(
+    withQuery(path`/repos/${owner}/${repo}/compare/${base}...${head}`, { per_page: 100 }),
+    body => parseResponse(compareSchema, body, 'compare').commits
+  )
+  return commits.map(c => ({ sha: c.sha, message: c.commit.message }))
+}
