@@ -1,0 +1,273 @@
+/**
+ * `npm run bench`: runs the bundled action as a process against the emulator, scenario by
+ * scenario, and prints where the time goes next to the floor that the service's spacing rule
+ * imposes ((writes - 1) x 1 s). Also runs the `release` scenario as an @octokit/core script with
+ * the throttling and retry plugins, for comparison. Results go to bench/results.json as well.
+ * Not a test: nothing here passes or fails.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { cpus, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { startEmulator, type Emulator } from '../emulator/server.js'
+import { projectRoot, runAction } from '../scripts/run-action.js'
+
+const TOKEN = 'bench-token'
+const DIGEST = 'sha256:' + 'be9c4'.padEnd(64, '0')
+const PULLS = [1, 2, 3, 4, 5]
+const root = projectRoot()
+
+const { values: args } = parseArgs({
+  options: { runs: { type: 'string' }, quick: { type: 'boolean', default: false } }
+})
+const quick = args.quick === true
+
+interface Sample {
+  wallMs: number
+  cpuMs: number
+  maxRssMb: number
+  reads: number
+  writes: number
+  coldStartMs?: number
+  code: number | null
+}
+
+interface Scenario {
+  name: string
+  runs: number
+  /** Inputs for the action, or undefined for the octokit script. */
+  inputs?: (dir: string) => Promise<Record<string, string>> | Record<string, string>
+  entry?: string
+  expectFailure?: boolean
+}
+
+const deployments = (n: number) =>
+  JSON.stringify(
+    Array.from({ length: n }, (_, i) => ({
+      name: `ghcr.io/acme/svc-${i}`,
+      digest: 'sha256:' + i.toString(16).padStart(64, '0'),
+      deployment_name: `prod-svc-${i}-app`,
+      version: `1.0.${i}`
+    }))
+  )
+
+const release: Record<string, string> = {
+  digest: `ghcr.io/acme/web@${DIGEST}`,
+  version: '1.4.2',
+  environment: 'production',
+  cluster: 'prod-eu-1',
+  'registry-url': 'https://ghcr.io',
+  labels: 'deployed:production',
+  'label-color': '0e8a16',
+  'pull-requests': PULLS.join(',')
+}
+
+const scenarios: Scenario[] = [
+  { name: 'release', runs: quick ? 1 : 3, inputs: () => release },
+  {
+    name: 'release (octokit script)',
+    runs: quick ? 1 : 3,
+    entry: join(root, 'build/bench/octokit-release.js')
+  },
+  {
+    name: 'cluster-1000',
+    runs: quick ? 1 : 5,
+    // From a file, as a workflow would: 1000 deployments are more than one variable can carry.
+    inputs: async dir => {
+      await writeFile(join(dir, 'deployments-1000.json'), deployments(1000))
+      return {
+        'deployments-file': join(dir, 'deployments-1000.json'),
+        cluster: 'prod-eu-1',
+        environment: 'production',
+        'cluster-mode': 'sync'
+      }
+    }
+  },
+  {
+    name: 'cluster-5000',
+    runs: quick ? 1 : 3,
+    inputs: async dir => {
+      await writeFile(join(dir, 'deployments.json'), deployments(5000))
+      return {
+        'deployments-file': join(dir, 'deployments.json'),
+        cluster: 'prod-eu-2',
+        environment: 'production'
+      }
+    }
+  },
+  {
+    name: 'bad-input',
+    runs: quick ? 2 : 10,
+    inputs: () => ({ digest: 'sha512:nope', environment: 'production', cluster: 'bad cluster' }),
+    expectFailure: true
+  },
+  {
+    name: 'cold-start',
+    runs: quick ? 2 : 10,
+    inputs: () => ({ digest: DIGEST, name: 'ghcr.io/acme/web', 'registry-url': 'https://ghcr.io' })
+  }
+]
+
+const emulator = await startEmulator({
+  tokens: { [TOKEN]: { permissions: 'all' } },
+  jobStepMs: 100,
+  seed: {
+    pulls: {
+      'acme/web': PULLS.map(number => ({ number, title: `Change ${number}`, merged: true }))
+    }
+  }
+})
+const dir = await mkdtemp(join(tmpdir(), 'record-deployment-bench-'))
+const results: Record<string, ReturnType<typeof summarize>> = {}
+try {
+  for (const scenario of scenarios) {
+    const samples: Sample[] = []
+    for (let i = 0; i < scenario.runs; i++) {
+      emulator.reset()
+      samples.push(await measure(emulator, scenario, dir))
+    }
+    results[scenario.name] = summarize(samples)
+    const bad = samples.filter(s => (s.code === 0) === Boolean(scenario.expectFailure))
+    if (bad.length > 0)
+      console.error(
+        `warning: ${scenario.name}: ${bad.length} runs ended with an unexpected exit code`
+      )
+  }
+} finally {
+  await emulator.close()
+  await rm(dir, { recursive: true, force: true })
+}
+
+printTable(results)
+const ours = results['release']
+const theirs = results['release (octokit script)']
+const comparison =
+  ours && theirs
+    ? {
+        wall: ours.wallMs.median / theirs.wallMs.median,
+        writes: ours.writes / theirs.writes,
+        requests: (ours.reads + ours.writes) / (theirs.reads + theirs.writes)
+      }
+    : undefined
+if (comparison) {
+  console.log(
+    `\nrelease, action vs octokit script: wall x${comparison.wall.toFixed(2)}, writes x${comparison.writes.toFixed(2)}, ` +
+      `requests x${comparison.requests.toFixed(2)}`
+  )
+}
+const distSize = (await readFile(join(root, 'dist/index.js'))).length
+console.log(`dist/index.js: ${(distSize / 1024).toFixed(0)} KiB`)
+await writeFile(
+  join(root, 'bench/results.json'),
+  JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      node: process.version,
+      cpus: `${cpus().length} x ${cpus()[0]?.model ?? 'unknown'}`,
+      distBytes: distSize,
+      scenarios: results,
+      releaseVersusOctokit: comparison
+    },
+    null,
+    2
+  ) + '\n'
+)
+console.log('written to bench/results.json')
+
+async function measure(emulator: Emulator, scenario: Scenario, dir: string): Promise<Sample> {
+  const usageFile = join(dir, 'usage.json')
+  await rm(usageFile, { force: true })
+  const probe = join(root, 'bench/usage-probe.mjs')
+  const env: Record<string, string> = {
+    NODE_OPTIONS: `--import=${probe}`,
+    BENCH_USAGE_FILE: usageFile,
+    GITHUB_REPOSITORY: 'acme/web',
+    GITHUB_API_URL: emulator.url,
+    GITHUB_EVENT_NAME: 'workflow_dispatch',
+    GITHUB_SHA: 'f'.repeat(40),
+    GITHUB_WORKSPACE: dir,
+    BENCH_API_URL: emulator.url,
+    BENCH_TOKEN: TOKEN,
+    BENCH_DIGEST: DIGEST,
+    BENCH_PULLS: PULLS.join(',')
+  }
+  const inputs = scenario.inputs ? { token: TOKEN, ...(await scenario.inputs(dir)) } : {}
+  const started = performance.timeOrigin + performance.now()
+  const run = await runAction(inputs, env, { entry: scenario.entry })
+  const usage = JSON.parse(await readFile(usageFile, 'utf8').catch(() => '{}')) as {
+    cpuMs?: number
+    maxRssMb?: number
+  }
+  const requests = emulator.requests
+  const writes = requests.filter(r => r.method !== 'GET').length
+  return {
+    wallMs: run.durationMs,
+    cpuMs: usage.cpuMs ?? NaN,
+    maxRssMb: usage.maxRssMb ?? NaN,
+    reads: requests.length - writes,
+    writes,
+    coldStartMs: requests[0] ? requests[0].arrivedAt - started : undefined,
+    code: run.code
+  }
+}
+
+function summarize(samples: Sample[]) {
+  const stats = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b)
+    return {
+      median: sorted[Math.floor(sorted.length / 2)] ?? NaN,
+      min: sorted[0] ?? NaN,
+      max: sorted.at(-1) ?? NaN
+    }
+  }
+  const writes = Math.max(...samples.map(s => s.writes))
+  const reads = Math.max(...samples.map(s => s.reads))
+  const floorMs = Math.max(0, writes - 1) * 1000
+  const wall = stats(samples.map(s => s.wallMs))
+  const cold = samples.map(s => s.coldStartMs).filter((v): v is number => v !== undefined)
+  return {
+    runs: samples.length,
+    wallMs: wall,
+    cpuMs: stats(samples.map(s => s.cpuMs)).median,
+    maxRssMb: Math.max(...samples.map(s => s.maxRssMb)),
+    reads,
+    writes,
+    floorMs,
+    overheadMs: wall.median - floorMs,
+    coldStartMs: cold.length > 0 ? stats(cold).median : undefined
+  }
+}
+
+function printTable(rows: Record<string, ReturnType<typeof summarize>>): void {
+  const header = [
+    'scenario',
+    'runs',
+    'wall ms (min-max)',
+    'cpu ms',
+    'rss MB',
+    'reads',
+    'writes',
+    'floor ms',
+    'overhead ms',
+    'first request ms'
+  ]
+  const lines = Object.entries(rows).map(([name, r]) => [
+    name,
+    String(r.runs),
+    `${r.wallMs.median.toFixed(0)} (${r.wallMs.min.toFixed(0)}-${r.wallMs.max.toFixed(0)})`,
+    r.cpuMs.toFixed(0),
+    r.maxRssMb.toFixed(0),
+    String(r.reads),
+    String(r.writes),
+    String(r.floorMs),
+    r.overheadMs.toFixed(0),
+    r.coldStartMs === undefined ? '-' : r.coldStartMs.toFixed(0)
+  ])
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map(l => (l[i] ?? '').length)))
+  const format = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0)))
+      .join('  ')
+  console.log(format(header))
+  for (const line of lines) console.log(format(line))
+}
