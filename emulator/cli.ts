@@ -1,11 +1,7 @@
-import { createHash } from 'node:crypto'
-import { startEmulator, type RecordedRequest, type SeedData } from './server.js'
+import { demoSeed } from './demo-seed.js'
+import { startEmulator, type RecordedRequest } from './server.js'
 
 const TOKEN = 'test-token'
-
-function sha(text: string): string {
-  return createHash('sha1').update(text).digest('hex')
-}
 
 function parsePort(argv: string[], env: NodeJS.ProcessEnv): number {
   const index = argv.findIndex(arg => arg === '--port' || arg.startsWith('--port='))
@@ -17,36 +13,6 @@ function parsePort(argv: string[], env: NodeJS.ProcessEnv): number {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`invalid port '${raw}' (use --port N or EMULATOR_PORT)`)
   return port
-}
-
-/** A small history: three merged pull requests between tag v1.0.0 and main. */
-function demoSeed(): SeedData {
-  const commits = [
-    { sha: sha('c0'), message: 'Initial release' },
-    { sha: sha('c1'), message: 'Merge pull request #12 from acme/feature-12\n\nAdd health check' },
-    { sha: sha('c2'), message: 'Cache static assets (#13)' },
-    { sha: sha('c3'), message: 'Tune connection pool', pulls: [14] }
-  ]
-  const head = commits[commits.length - 1]?.sha ?? ''
-  return {
-    labels: {
-      'acme/web': [
-        { name: 'deployed:staging', color: 'fbca04', description: 'Deployed to staging' },
-        { name: 'deployed:production', color: '0e8a16', description: 'Deployed to production' },
-        { name: 'bug', color: 'd73a4a', default: true }
-      ]
-    },
-    issues: { 'acme/web': [{ number: 11, title: 'Health endpoint missing', labels: ['bug'] }] },
-    pulls: {
-      'acme/web': [
-        { number: 12, title: 'Add health check', body: 'Fixes #11', head_sha: sha('h12') },
-        { number: 13, title: 'Cache static assets', head_sha: sha('h13') },
-        { number: 14, title: 'Tune connection pool', head_sha: sha('h14') }
-      ]
-    },
-    commits: { 'acme/web': commits },
-    refs: { 'acme/web': { 'v1.0.0': sha('c0'), main: head } }
-  }
 }
 
 function logLine(request: RecordedRequest): void {

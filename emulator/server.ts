@@ -116,6 +116,8 @@ class EmulatorServer implements Emulator {
   state: EmulatorState
   private readonly faults = new FaultQueue()
   private readonly sockets = new Set<Socket>()
+  /** Marks a response finished; called just before its last bytes are written. */
+  private readonly ending = new WeakMap<ServerResponse, () => void>()
   private readonly timers = new Set<NodeJS.Timeout>()
   private readonly server = createServer((req, res) => void this.handle(req, res))
   private readonly tokens: Record<string, TokenGrant>
@@ -232,6 +234,7 @@ class EmulatorServer implements Emulator {
     }
     res.on('finish', finish)
     res.on('close', finish)
+    this.ending.set(res, finish)
 
     const raw = await readBody(req)
     if (raw === undefined) return
@@ -396,6 +399,9 @@ class EmulatorServer implements Emulator {
     Object.assign(headers, reply.headers)
     record.status = status
     res.writeHead(status, headers)
+    // Stamped before the bytes leave: 'finish' can fire late on a busy event loop, after the client
+    // already has the response, which would make the gap to its next write look too short.
+    this.ending.get(res)?.()
     res.end(text)
   }
 

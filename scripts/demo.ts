@@ -1,10 +1,17 @@
 /**
- * `npm run demo`: starts the emulator, runs the bundled action against it the way the runner
- * does, and prints the outputs, the job summary and the request timeline. No account needed.
+ * `npm run demo`: starts the emulator with a seeded organization and repository, runs the bundled
+ * action against it the way the runner does for a realistic release (a push to main that ships
+ * three merged pull requests: storage record, deployment record into a cluster, labels moved from
+ * deployed:staging to deployed:production), and prints the outputs, the job summary and the
+ * request timeline. No account needed; nothing is left running.
  * `--node PATH` runs the action under another Node (CI uses Node 24); `--check` exits 1 unless
  * the action succeeded with the outputs a user relies on.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { DEMO_HEAD_SHA, DEMO_TAG_SHA, demoSeed } from '../emulator/demo-seed.js'
 import { startEmulator } from '../emulator/server.js'
 import { runAction } from './run-action.js'
 
@@ -15,7 +22,22 @@ const { values: args } = parseArgs({
   options: { node: { type: 'string' }, check: { type: 'boolean', default: false } }
 })
 
-const emulator = await startEmulator({ tokens: { [TOKEN]: { permissions: 'all' } } })
+const emulator = await startEmulator({
+  tokens: { [TOKEN]: { permissions: 'all' } },
+  seed: demoSeed()
+})
+const workspace = await mkdtemp(join(tmpdir(), 'record-deployment-demo-'))
+// The push that ships #12, #13 and #14: what the runner puts in GITHUB_EVENT_PATH.
+const eventPath = join(workspace, 'event.json')
+await writeFile(
+  eventPath,
+  JSON.stringify({
+    ref: 'refs/heads/main',
+    before: DEMO_TAG_SHA,
+    after: DEMO_HEAD_SHA,
+    commits: []
+  })
+)
 let failed = false
 try {
   const run = await runAction(
@@ -30,13 +52,21 @@ try {
       'runtime-risks': 'internet-exposed',
       'registry-url': 'https://ghcr.io',
       'artifact-url': 'https://ghcr.io/acme/web',
-      'registry-repository': 'acme/web'
+      'registry-repository': 'acme/web',
+      labels: 'deployed:production',
+      'remove-labels': 'deployed:staging',
+      'label-color': '0e8a16',
+      'label-description': 'Deployed to production',
+      'label-linked-issues': 'true'
     },
     {
       GITHUB_REPOSITORY: 'acme/web',
       GITHUB_API_URL: emulator.url,
-      GITHUB_SHA: 'f'.repeat(40),
-      GITHUB_EVENT_NAME: 'push'
+      GITHUB_SHA: DEMO_HEAD_SHA,
+      GITHUB_REF: 'refs/heads/main',
+      GITHUB_EVENT_NAME: 'push',
+      GITHUB_EVENT_PATH: eventPath,
+      GITHUB_WORKSPACE: workspace
     },
     { node: args.node }
   )
@@ -77,17 +107,24 @@ try {
       problems.push('no deployment-record-ids output')
     if (!/^\d+$/.test(run.outputs['storage-record-ids'] ?? ''))
       problems.push('no storage-record-ids output')
+    const labeled = (run.outputs['pull-requests'] ?? '').split(',').sort().join(',')
+    if (labeled !== '11,12,13,14') {
+      problems.push(
+        `pull-requests output is ${JSON.stringify(run.outputs['pull-requests'])}, not 11,12,13,14`
+      )
+    }
     if (problems.length > 0) {
       failed = true
       console.error(`\ncheck failed: ${problems.join('; ')}`)
     } else {
       console.log(
-        '\ncheck passed: the bundled action recorded a storage record and a deployment record'
+        '\ncheck passed: both records written, pull requests #12-#14 and issue #11 labeled'
       )
     }
   }
 } finally {
   await emulator.close()
+  await rm(workspace, { recursive: true, force: true })
 }
 process.exitCode = failed ? 1 : 0
 

@@ -240,8 +240,10 @@ export class ServiceClient {
       }
     } catch (error) {
       const err = error instanceof Error ? error : new Error(String(error))
-      const timedOut =
-        /timeout/i.test(err.name) || /timeout/i.test(String((err as { code?: string }).code))
+      // Read name and code from what was thrown, not from `err`: the abort signal's DOMException
+      // can come from another realm (a VM context, as under jest) and then fails `instanceof Error`.
+      const thrown = (error ?? {}) as { name?: unknown; code?: unknown }
+      const timedOut = /timeout/i.test(String(thrown.name)) || /timeout/i.test(String(thrown.code))
       result = {
         kind: timedOut ? 'timeout' : 'network',
         error: timedOut ? new Error(`no answer in ${this.timeoutMs} ms`) : err
@@ -251,7 +253,7 @@ export class ServiceClient {
     }
     const status = result.kind === 'response' ? String(result.status) : result.kind
     this.log.debug(
-      `${method} ${this.displayPath(path)} -> ${status} in ${this.clock.now() - started} ms`
+      `${method} ${this.displayPath(path)} -> ${status} in ${Math.round(this.clock.now() - started)} ms`
     )
     return result
   }
