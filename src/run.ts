@@ -11,6 +11,7 @@ import { planWrites, type PlannedWrite } from './plan.js'
 import {
   createDeploymentRecord,
   createStorageRecord,
+  deploymentRecordKey,
   listDeploymentRecords,
   listStorageRecords,
   type DeploymentRecord,
@@ -291,20 +292,8 @@ async function predictEffect(
 ): Promise<'create' | 'update'> {
   if (write.kind === 'deployment-record') {
     const existing = await listDeploymentRecords(client, org, write.body.digest)
-    const key = (r: {
-      logical_environment?: string | null
-      physical_environment?: string | null
-      cluster?: string | null
-      deployment_name?: string | null
-    }) =>
-      [
-        r.logical_environment ?? '',
-        r.physical_environment ?? '',
-        r.cluster ?? '',
-        r.deployment_name ?? ''
-      ].join('\u0000')
-    const wanted = key(write.body)
-    return existing.some(record => key(record) === wanted) ? 'update' : 'create'
+    const wanted = deploymentRecordKey(write.body)
+    return existing.some(record => deploymentRecordKey(record) === wanted) ? 'update' : 'create'
   }
   const existing = await listStorageRecords(client, org, write.body.digest)
   const same = existing.some(

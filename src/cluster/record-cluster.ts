@@ -6,6 +6,7 @@ import {
   clusterJobsPath,
   clusterPath,
   createClusterJob,
+  deploymentRecordKey,
   getClusterJob,
   listDeploymentRecords,
   setClusterRecords,
@@ -237,25 +238,13 @@ export async function planCluster(
     )
   }
   const keys = new Set<string>()
-  const key = (r: {
-    logical_environment?: string | null
-    physical_environment?: string | null
-    cluster?: string | null
-    deployment_name?: string | null
-  }) =>
-    [
-      r.logical_environment ?? '',
-      r.physical_environment ?? '',
-      r.cluster ?? '',
-      r.deployment_name ?? ''
-    ].join('\u0000')
   for (const digest of read) {
     for (const record of await listDeploymentRecords(client, org, digest))
-      keys.add(`${record.digest}\u0000${key(record)}`)
+      keys.add(`${record.digest}\u0000${deploymentRecordKey(record)}`)
   }
   const readSet = new Set(read)
   const records = inputs.items.map(item => {
-    const wanted = key({
+    const wanted = deploymentRecordKey({
       logical_environment: inputs.logicalEnvironment,
       physical_environment: inputs.physicalEnvironment,
       cluster: inputs.cluster,

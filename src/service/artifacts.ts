@@ -1,6 +1,29 @@
 import { z } from 'zod'
 import type { ServiceClient } from '../client/client.js'
 import { path } from '../client/paths.js'
+import { parseResponse } from './parse.js'
+
+/** Some answers say `created` where the description says `created_at`: read both. */
+function withCreatedAt<T extends { created_at?: string; created?: string }>(record: T): T {
+  return record.created_at === undefined && record.created !== undefined
+    ? { ...record, created_at: record.created }
+    : record
+}
+
+/** The upsert rule's key: a write with the same key updates that record instead of adding one. */
+export function deploymentRecordKey(r: {
+  logical_environment?: string | null
+  physical_environment?: string | null
+  cluster?: string | null
+  deployment_name?: string | null
+}): string {
+  return [
+    r.logical_environment ?? '',
+    r.physical_environment ?? '',
+    r.cluster ?? '',
+    r.deployment_name ?? ''
+  ].join('\u0000')
+}
 
 /** Lenient: unknown fields are kept, and `created` is read where `created_at` is missing. */
 export const deploymentRecordSchema = z
@@ -15,11 +38,7 @@ export const deploymentRecordSchema = z
     created: z.string().optional(),
     updated_at: z.string().optional()
   })
-  .transform(record =>
-    record.created_at === undefined && record.created !== undefined
-      ? { ...record, created_at: record.created }
-      : record
-  )
+  .transform(withCreatedAt)
 export type DeploymentRecord = z.infer<typeof deploymentRecordSchema>
 
 export const storageRecordSchema = z
@@ -35,11 +54,7 @@ export const storageRecordSchema = z
     created: z.string().optional(),
     updated_at: z.string().optional()
   })
-  .transform(record =>
-    record.created_at === undefined && record.created !== undefined
-      ? { ...record, created_at: record.created }
-      : record
-  )
+  .transform(withCreatedAt)
 export type StorageRecord = z.infer<typeof storageRecordSchema>
 
 const deploymentRecordsResponse = z.looseObject({
@@ -124,16 +139,6 @@ export async function listStorageRecords(
     path`/orgs/${org}/artifacts/${digest}/metadata/storage-records` + '?per_page=100',
     body => parseResponse(storageRecordsResponse, body, 'storage record list').storage_records
   )
-}
-
-function parseResponse<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
-  const result = schema.safeParse(body ?? {})
-  if (!result.success) {
-    throw new Error(
-      `the service answered with an unexpected ${what} response: ${z.prettifyError(result.error)}`
-    )
-  }
-  return result.data
 }
 
 /** A deployment the service skipped or rejected, as it reports it. */
