@@ -583,7 +583,9 @@ const orgSchema = z.string().regex(OWNER, {
 })
 
 const repositorySchema = z.string().transform((value, ctx) => {
-  const [owner, name, ...rest] = value.split('/')
+  const [owner, given, ...rest] = value.split('/')
+  // `.git` goes first, so that the name checks see what is actually used.
+  const name = given?.replace(/\.git$/, '')
   if (
     owner === undefined ||
     name === undefined ||
@@ -595,7 +597,7 @@ const repositorySchema = z.string().transform((value, ctx) => {
     ctx.addIssue({ code: 'custom', message: `\`${value}\` is not of the form owner/name` })
     return z.NEVER
   }
-  return { owner, name: name.replace(/\.git$/, '') }
+  return { owner, name }
 })
 
 const clusterSchema = z

@@ -38,14 +38,9 @@ const itemSchema = z.strictObject(
         error: 'must be a bare repository name, not owner/name'
       })
       .optional(),
-    tags: z
-      .record(z.string(), z.string({ error: 'values must be strings' }), {
-        error: 'must be an object of strings'
-      })
-      .refine(tags => Object.keys(tags).length <= MAX_TAGS, {
-        error: `must have at most ${MAX_TAGS} keys`
-      })
-      .optional(),
+    // Only the shape here: zod builds records by assignment, so a `__proto__` key would slip past
+    // its value checks. The entries are checked as data in checkTags.
+    tags: z.record(z.string(), z.unknown(), { error: 'must be an object of strings' }).optional(),
     runtime_risks: z
       .array(z.enum(RUNTIME_RISKS, { error: `items must be one of ${RUNTIME_RISKS.join(', ')}` }), {
         error: 'must be an array'
@@ -86,6 +81,7 @@ export function validateClusterItems(
     else unlisted++
   }
   value.forEach((raw, index) => {
+    const tagEntries = checkTags(raw, message => add(`[${index}].tags${message}`))
     const result = itemSchema.safeParse(raw)
     if (!result.success) {
       for (const issue of result.error.issues) {
@@ -101,10 +97,8 @@ export function validateClusterItems(
       return
     }
     const item = result.data as ClusterItem
-    // zod builds records by assignment, which turns a `__proto__` key into a prototype: copy as data.
-    const rawTags = (raw as { tags?: object }).tags
-    if (item.tags && rawTags)
-      item.tags = Object.fromEntries(Object.entries(rawTags)) as Record<string, string>
+    if (tagEntries === null) return
+    if (tagEntries) item.tags = Object.fromEntries(tagEntries) as Record<string, string>
     const first = seen.get(item.deployment_name)
     if (first !== undefined) {
       add(
@@ -131,4 +125,30 @@ function valueAt(value: unknown, path: PropertyKey[]): unknown {
       : undefined
   }
   return current
+}
+
+/**
+ * The item's tags as own entries (so `__proto__` is a plain key), each a string, at most MAX_TAGS.
+ * Undefined when there are none; null when they are bad (each problem reported).
+ */
+function checkTags(
+  raw: unknown,
+  problem: (message: string) => void
+): Array<[string, string]> | undefined | null {
+  const tags =
+    typeof raw === 'object' && raw !== null ? (raw as { tags?: unknown }).tags : undefined
+  if (typeof tags !== 'object' || tags === null || Array.isArray(tags)) return undefined
+  const entries = Object.entries(tags)
+  let ok = true
+  if (entries.length > MAX_TAGS) {
+    problem(`: must have at most ${MAX_TAGS} keys`)
+    ok = false
+  }
+  for (const [key, value] of entries) {
+    if (typeof value !== 'string') {
+      problem(`.${key}: values must be strings`)
+      ok = false
+    }
+  }
+  return ok ? (entries as Array<[string, string]>) : null
 }

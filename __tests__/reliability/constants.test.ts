@@ -1,0 +1,225 @@
+/**
+ * The documented limits: each pinned to its value (README, "How it talks to the service") and
+ * each with a test that fails if the behavior behind it changes without the number changing.
+ */
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { DIGEST, TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
+import { FakeClock } from '../../__fixtures__/fake-clock.js'
+import { MemoryLog } from '../../__fixtures__/memory-log.js'
+import { RecordingDispatcher, singleDeployment } from '../../__fixtures__/reliability.js'
+import type { Emulator } from '../../emulator/server.js'
+import { MAX_REDIRECTS, REQUEST_TIMEOUT_MS, ServiceClient } from '../../src/client/client.js'
+import { WRITE_GAP_MS } from '../../src/client/pacer.js'
+import {
+  BACKOFF_BASE_MS,
+  BACKOFF_CAP_MS,
+  MAX_RATE_LIMIT_WAIT_MS,
+  RESET_MARGIN_MS,
+  UNTIMED_RATE_LIMIT_WAIT_MS
+} from '../../src/client/retry-policy.js'
+import { DEFAULT_MAX_RETRIES, MAX_RETRIES_LIMIT, parseInputs } from '../../src/inputs.js'
+import { run } from '../../src/run.js'
+
+let emulator: Emulator
+beforeAll(async () => {
+  emulator = await withEmulator()
+})
+afterAll(async () => emulator.close())
+beforeEach(() => emulator.reset())
+
+const DEPLOYMENT_PATH = '/orgs/acme/artifacts/metadata/deployment-record'
+const STORAGE_PATH = '/orgs/acme/artifacts/metadata/storage-record'
+const deploymentOnly = (over: Record<string, string> = {}) =>
+  singleDeployment(emulator.url, { 'registry-url': '', 'registry-repository': '', ...over })
+
+test('the values README documents', () => {
+  // README "How it talks to the service": change both together, never one alone.
+  expect(REQUEST_TIMEOUT_MS).toBe(20_000) // "timeouts (20 s per attempt)"
+  expect(WRITE_GAP_MS).toBe(1000) // "at least 1 s after the previous write finished"
+  expect(BACKOFF_BASE_MS).toBe(1000) // "1 s doubling"
+  expect(BACKOFF_CAP_MS).toBe(30_000) // "capped at 30 s"
+  expect(UNTIMED_RATE_LIMIT_WAIT_MS).toBe(60_000) // "else 60 s doubling per repeat"
+  expect(MAX_RATE_LIMIT_WAIT_MS).toBe(15 * 60_000) // "A wait longer than 15 minutes fails"
+  expect(MAX_REDIRECTS).toBe(5) // "at most 5"
+  expect(DEFAULT_MAX_RETRIES).toBe(3) // interface.md: `max-retries` default 3
+  expect(MAX_RETRIES_LIMIT).toBe(10)
+  expect(RESET_MARGIN_MS).toBe(1000)
+})
+
+describe('per-request timeout', () => {
+  let server: Server
+  let url: string
+  let delayMs = 0
+  beforeAll(async () => {
+    // Answers after `delayMs`; never, when it is negative.
+    server = createServer((req, res) => {
+      if (delayMs < 0) return
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.end('{"ok":true}')
+      }, delayMs)
+    })
+    await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+  afterAll(async () => {
+    server.closeAllConnections()
+    await new Promise(resolve => server.close(resolve))
+  })
+
+  const client = (wire: RecordingDispatcher, requestTimeoutMs?: number) =>
+    new ServiceClient({
+      baseUrl: url,
+      token: TOKEN,
+      apiVersion: '2026-03-10',
+      maxRetries: 1,
+      userAgent: 'reliability-test',
+      dispatcher: wire.dispatcher,
+      clock: new FakeClock(),
+      random: () => 0,
+      requestTimeoutMs
+    })
+
+  test('REQUEST_TIMEOUT_MS is what every attempt is sent with by default', async () => {
+    delayMs = 0
+    const wire = new RecordingDispatcher(new FakeClock())
+    await client(wire).request('GET', '/x')
+    await wire.close()
+    const sent = wire.sent[0]
+    expect(sent?.headersTimeout).toBe(REQUEST_TIMEOUT_MS)
+    expect(sent?.bodyTimeout).toBe(REQUEST_TIMEOUT_MS)
+    expect(sent?.signal).toBeInstanceOf(AbortSignal)
+  })
+
+  test('an answer slower than most but inside the timeout is waited for', async () => {
+    // The same relation as a hang of REQUEST_TIMEOUT_MS - small, at a tenth of a second.
+    delayMs = 250
+    const wire = new RecordingDispatcher(new FakeClock())
+    const response = await client(wire, 400).request('GET', '/x')
+    await wire.close()
+    expect(response.body).toEqual({ ok: true })
+    expect(wire.attempts).toHaveLength(1)
+  })
+
+  test('an answer that never comes is cut at the timeout, retried, and reported', async () => {
+    delayMs = -1
+    const wire = new RecordingDispatcher(new FakeClock())
+    const started = performance.now()
+    const error = await client(wire, 300)
+      .request('GET', '/x')
+      .catch((e: unknown) => e)
+    const elapsed = performance.now() - started
+    await wire.close()
+    expect(String(error)).toMatch(/no answer in 300 ms/)
+    expect(wire.attempts).toHaveLength(2)
+    expect(elapsed).toBeGreaterThanOrEqual(2 * 300 - 20)
+    expect(elapsed).toBeLessThan(2 * 300 + 1500)
+  })
+})
+
+describe('retry budget', () => {
+  test('without `max-retries`, 3 retries: 3 failures are survived with backoff 1, 2, 4 s', async () => {
+    emulator.addFault({
+      method: 'POST',
+      path: DEPLOYMENT_PATH,
+      times: 3,
+      fault: { kind: 'status', status: 503 }
+    })
+    const clock = new FakeClock()
+    const inputs = parseInputs(deploymentOnly(), {})
+    expect(inputs.maxRetries).toBe(DEFAULT_MAX_RETRIES)
+    const result = await run(inputs, { clock, random: () => 1, log: new MemoryLog() })
+    expect(result.failures).toEqual([])
+    // random() = 1 is the top of the jitter: the full doubling from BACKOFF_BASE_MS.
+    expect(clock.sleeps).toEqual([1000, 2000, 4000])
+  })
+
+  test('a fourth failure fails the step after 4 attempts', async () => {
+    emulator.addFault({
+      method: 'POST',
+      path: DEPLOYMENT_PATH,
+      times: 4,
+      fault: { kind: 'status', status: 503 }
+    })
+    const result = await run(parseInputs(deploymentOnly(), {}), {
+      clock: new FakeClock(),
+      random: () => 1,
+      log: new MemoryLog()
+    })
+    expect(emulator.requests.filter(r => r.method === 'POST')).toHaveLength(4)
+    expect(result.failures[0]?.message).toMatch(/gave up after 3 retries/)
+    expect(emulator.state.deploymentRecords['acme'] ?? []).toHaveLength(0)
+  })
+
+  test('the backoff stops doubling at BACKOFF_CAP_MS (max-retries 10)', async () => {
+    emulator.addFault({
+      method: 'POST',
+      path: DEPLOYMENT_PATH,
+      times: 10,
+      fault: { kind: 'status', status: 500 }
+    })
+    const clock = new FakeClock()
+    const result = await run(parseInputs(deploymentOnly({ 'max-retries': '10' }), {}), {
+      clock,
+      random: () => 1,
+      log: new MemoryLog()
+    })
+    expect(result.failures).toEqual([])
+    expect(clock.sleeps).toEqual([
+      1000, 2000, 4000, 8000, 16_000, 30_000, 30_000, 30_000, 30_000, 30_000
+    ])
+  })
+})
+
+describe('rate-limit cap', () => {
+  const limited = (seconds: number) => ({
+    kind: 'status' as const,
+    status: 429,
+    headers: { 'retry-after': String(seconds) },
+    body: { message: 'API rate limit exceeded' }
+  })
+
+  test('a wait of exactly MAX_RATE_LIMIT_WAIT_MS is sat through', async () => {
+    emulator.addFault({
+      method: 'POST',
+      path: DEPLOYMENT_PATH,
+      fault: limited(MAX_RATE_LIMIT_WAIT_MS / 1000)
+    })
+    const clock = new FakeClock()
+    const result = await run(parseInputs(deploymentOnly(), {}), { clock, log: new MemoryLog() })
+    expect(result.failures).toEqual([])
+    expect(clock.sleeps).toEqual([MAX_RATE_LIMIT_WAIT_MS])
+  })
+
+  test('one second longer fails at once, says when, and stops the later writes', async () => {
+    emulator.addFault({
+      method: 'POST',
+      path: STORAGE_PATH,
+      fault: limited(MAX_RATE_LIMIT_WAIT_MS / 1000 + 1)
+    })
+    const clock = new FakeClock()
+    const result = await run(parseInputs(singleDeployment(emulator.url), {}), {
+      clock,
+      log: new MemoryLog()
+    })
+    expect(clock.sleeps).toEqual([])
+    expect(emulator.requests).toHaveLength(1)
+    const resetAt = new Date(clock.now() + MAX_RATE_LIMIT_WAIT_MS + 1000).toISOString()
+    expect(result.failures[0]?.message).toContain(`it resets at ${resetAt}`)
+    expect(result.failures[0]?.message).toMatch(/longer than the 15 minutes/)
+    expect(result.skipped).toEqual([expect.stringMatching(/^deployment record web/)])
+  })
+})
+
+test('WRITE_GAP_MS: the second write waits exactly what is left of the gap', async () => {
+  const clock = new FakeClock()
+  const result = await run(parseInputs(singleDeployment(emulator.url), {}), {
+    clock,
+    log: new MemoryLog()
+  })
+  expect(result.failures).toEqual([])
+  expect(result.storageRecords[0]?.digest).toBe(DIGEST)
+  // The fake clock does not move while the storage write is in flight: the full gap is left.
+  expect(clock.sleeps).toEqual([WRITE_GAP_MS])
+})

@@ -1,0 +1,516 @@
+/**
+ * Fault matrix: every write endpoint the action uses x every fault the service or the network
+ * can throw at it, run end to end (parseInputs -> run -> emulator over real sockets).
+ *
+ * Time: the matrix runs on a ScaledClock (sleeps 1000x faster than the clock says), so a 60 s
+ * rate-limit wait costs 60 ms. Write spacing is therefore checked in the client's clock, by a
+ * recording dispatcher (`smallestWriteGap()` below). The emulator's own measurement of the gap
+ * (arrivedAt of a write minus finishedAt of the previous one) is checked in the real-clock cases
+ * at the end of this file, where 1 s of spacing really is 1 s.
+ */
+import { performance } from 'node:perf_hooks'
+import { DIGEST, smallestWriteGap, TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
+import { FakeClock } from '../../__fixtures__/fake-clock.js'
+import { MemoryLog } from '../../__fixtures__/memory-log.js'
+import {
+  CLUSTER_ITEMS,
+  ORG,
+  RecordingDispatcher,
+  singleDeployment,
+  wholeCluster,
+  WRITE_GAP_MS
+} from '../../__fixtures__/reliability.js'
+import { ScaledClock } from '../../__fixtures__/scaled-clock.js'
+import type { Emulator, Fault, RecordedRequest } from '../../emulator/server.js'
+import type { Clock } from '../../src/client/clock.js'
+import { MAX_REDIRECTS } from '../../src/client/client.js'
+import { RESET_MARGIN_MS, UNTIMED_RATE_LIMIT_WAIT_MS } from '../../src/client/retry-policy.js'
+import { parseInputs, type RawInputs } from '../../src/inputs.js'
+import { toOutputs } from '../../src/report.js'
+import { run, type RunResult } from '../../src/run.js'
+
+/** Sleeps run this much faster than the clock says. */
+const SCALE = 1000
+/** Small enough that the hang cases stay fast, large enough for a loopback answer under load. */
+const HANG_TIMEOUT_MS = 200
+/** `max-retries` of the surviving cases: each fault is injected exactly this many times. */
+const MAX_RETRIES = 2
+
+let emulator: Emulator
+beforeAll(async () => {
+  emulator = await withEmulator({ jobStepMs: 5 })
+})
+afterAll(async () => {
+  await emulator.close()
+  // The figure the issue asks for, printed once per run of the suite.
+  console.log(
+    `fault matrix: ${figures.cases} cases, ${figures.faultsTried} faults tried, ` +
+      `${figures.faultsSurvived} survived (the write succeeded after them), ` +
+      `${figures.faultsFailedAsExpected} exhausted max-retries and failed the step as expected, ` +
+      `records lost: ${figures.recordsLost}, records duplicated: ${figures.recordsDuplicated}`
+  )
+  expect(figures.recordsLost).toBe(0)
+  expect(figures.recordsDuplicated).toBe(0)
+})
+beforeEach(() => emulator.reset())
+
+const figures = {
+  cases: 0,
+  faultsTried: 0,
+  faultsSurvived: 0,
+  faultsFailedAsExpected: 0,
+  recordsLost: 0,
+  recordsDuplicated: 0
+}
+
+// ---------------------------------------------------------------------------------------------
+// Endpoints
+
+type Shape = 'single' | 'sync' | 'job'
+
+interface Endpoint {
+  name: string
+  /** The raw path the client posts to. */
+  path: string
+  shape: Shape
+  /** Why a retry of this write cannot leave a second record. */
+  whyRetryIsSafe: string
+}
+
+const CLUSTER_PATH = `/orgs/${ORG}/artifacts/metadata/deployment-record/cluster/prod-eu-2`
+
+const ENDPOINTS: Endpoint[] = [
+  {
+    name: 'storage-record POST',
+    path: `/orgs/${ORG}/artifacts/metadata/storage-record`,
+    shape: 'single',
+    whyRetryIsSafe:
+      'the service upserts storage records by digest + registry_url + repository + path: a retry ' +
+      'after an attempt that was committed updates the same record'
+  },
+  {
+    name: 'deployment-record POST',
+    path: `/orgs/${ORG}/artifacts/metadata/deployment-record`,
+    shape: 'single',
+    whyRetryIsSafe:
+      'the service upserts deployment records by logical + physical environment + cluster + ' +
+      'deployment_name: a repeated POST updates the record it made the first time'
+  },
+  {
+    name: 'cluster set POST',
+    path: CLUSTER_PATH,
+    shape: 'sync',
+    whyRetryIsSafe:
+      'each item of the set is upserted by the same key as a single deployment record, so ' +
+      'sending the whole set again rewrites the same records'
+  },
+  {
+    name: 'cluster jobs POST',
+    path: `${CLUSTER_PATH}/jobs`,
+    shape: 'job',
+    whyRetryIsSafe:
+      'while a job holds the cluster a second POST is refused with 409 (the step waits and tries ' +
+      'again); a job upserts each item by its key, so a second job rewrites the same records'
+  }
+  // LABEL WRITES GO HERE. When src/service/labels.ts lands, add one entry per label write
+  // (label create POST /repos/{o}/{r}/labels, label update PATCH .../labels/{name}, add
+  // POST .../issues/{n}/labels, remove DELETE .../issues/{n}/labels/{name}), with a `shape`
+  // that runs the label step and a `whyRetryIsSafe` (adding a label twice leaves it once; a
+  // 404 on removing an absent label counts as done; create answers 422 already_exists on a
+  // repeat and must be read as success). Then extend `expectedRecords` with the labels on
+  // the seeded issues. The matrix below picks new entries up unchanged.
+]
+
+function rawInputsFor(shape: Shape, maxRetries: number, over: RawInputs = {}): RawInputs {
+  const base =
+    shape === 'single'
+      ? singleDeployment(emulator.url)
+      : wholeCluster(emulator.url, shape === 'sync' ? 'sync' : 'job')
+  return { ...base, 'max-retries': String(maxRetries), ...over }
+}
+
+interface Expected {
+  what: string
+  /** The matching records in the emulator's state. */
+  found: () => Array<{ id: number }>
+  /** Whether the run's outputs name this record (by id) or, for a job, its completion. */
+  inOutputs: (outputs: Record<string, string>, id: number | undefined) => boolean
+  /** The endpoint that writes it. */
+  endpoint: string
+}
+
+const idsIn = (csv: string | undefined) => (csv ?? '').split(',').filter(Boolean).map(Number)
+
+function expectedRecords(shape: Shape): Expected[] {
+  const deployments = () => emulator.state.deploymentRecords[ORG] ?? []
+  if (shape === 'single') {
+    return [
+      {
+        what: 'storage record',
+        endpoint: ENDPOINTS[0]?.path ?? '',
+        found: () =>
+          (emulator.state.storageRecords[ORG] ?? []).filter(
+            r => r.digest === DIGEST && r.registry_url === 'https://ghcr.io'
+          ),
+        inOutputs: (o, id) => idsIn(o['storage-record-ids']).includes(id ?? -1)
+      },
+      {
+        what: 'deployment record',
+        endpoint: ENDPOINTS[1]?.path ?? '',
+        found: () =>
+          deployments().filter(
+            r =>
+              r.digest === DIGEST &&
+              r.logical_environment === 'production' &&
+              r.physical_environment === 'eu-west-1' &&
+              r.cluster === 'prod-eu-1' &&
+              r.deployment_name === 'web'
+          ),
+        inOutputs: (o, id) => idsIn(o['deployment-record-ids']).includes(id ?? -1)
+      }
+    ]
+  }
+  return CLUSTER_ITEMS.map(item => ({
+    what: `cluster deployment ${item.deployment_name}`,
+    endpoint: shape === 'sync' ? CLUSTER_PATH : `${CLUSTER_PATH}/jobs`,
+    found: () =>
+      deployments().filter(
+        r =>
+          r.cluster === 'prod-eu-2' &&
+          r.deployment_name === item.deployment_name &&
+          r.digest === item.digest
+      ),
+    // A job answers with its id and status, not the records.
+    inOutputs: (o, id) =>
+      shape === 'sync'
+        ? idsIn(o['deployment-record-ids']).includes(id ?? -1)
+        : o['job-status'] === 'completed' && o['job-id'] !== ''
+  }))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Faults
+
+interface FaultCase {
+  name: string
+  /** An emulator fault, built when the case starts (some name a time). */
+  fault?: (clock: Clock) => Fault
+  /** Lose the answer after the service committed the write (injected in the dispatcher). */
+  loseAnswer?: boolean
+  requestTimeoutMs?: number
+  /** A redirect is followed, not retried: one injection, one extra attempt. */
+  redirect?: boolean
+  /** Checks on the sleeps (the client's waits) of a surviving case. */
+  waits?: (sleeps: number[]) => void
+}
+
+const RATE_LIMIT_MESSAGE = 'You have exceeded a secondary rate limit. Please wait a few minutes.'
+
+const FAULTS: FaultCase[] = [
+  ...[500, 502, 503, 504].map(status => ({
+    name: `${status}`,
+    fault: (): Fault => ({ kind: 'status', status })
+  })),
+  { name: 'connection reset', fault: () => ({ kind: 'reset' }) },
+  {
+    name: 'no answer (cut by the per-request timeout)',
+    fault: () => ({ kind: 'hang' }),
+    requestTimeoutMs: HANG_TIMEOUT_MS
+  },
+  { name: 'truncated body', fault: () => ({ kind: 'truncate' }) },
+  {
+    name: '429 with retry-after',
+    fault: () => ({
+      kind: 'status',
+      status: 429,
+      headers: { 'retry-after': '7' },
+      body: { message: 'API rate limit exceeded' }
+    }),
+    waits: sleeps => expect(sleeps.filter(s => s === 7000)).toHaveLength(MAX_RETRIES)
+  },
+  {
+    name: '403 secondary limit without headers',
+    fault: () => ({ kind: 'status', status: 403, body: { message: RATE_LIMIT_MESSAGE } }),
+    // At least a minute, doubling per repeat.
+    waits: sleeps =>
+      expect(sleeps.filter(s => s >= UNTIMED_RATE_LIMIT_WAIT_MS)).toEqual([
+        UNTIMED_RATE_LIMIT_WAIT_MS,
+        2 * UNTIMED_RATE_LIMIT_WAIT_MS
+      ])
+  },
+  {
+    name: '403 primary limit with x-ratelimit-reset',
+    fault: clock => ({
+      kind: 'status',
+      status: 403,
+      headers: {
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': String(Math.ceil(clock.now() / 1000) + 40)
+      },
+      body: { message: 'API rate limit exceeded for installation ID 1.' }
+    }),
+    // Until the reset (40 s away, less the time spent) plus the margin: far from the backoff.
+    waits: sleeps => {
+      const first = sleeps.find(s => s > 30_000) ?? 0
+      expect(first).toBeGreaterThan(38_000)
+      expect(first).toBeLessThanOrEqual(41_000 + RESET_MARGIN_MS)
+    }
+  },
+  ...([301, 302, 307, 308] as const).map(status => ({
+    name: `redirect ${status}`,
+    redirect: true,
+    fault: (): Fault => ({ kind: 'redirect', status, location: '' })
+  })),
+  { name: 'answer lost after the write was committed', loseAnswer: true }
+]
+
+/** Redirect targets the same route under the Enterprise-style `/api/v3` prefix. */
+function concreteFault(fc: FaultCase, clock: Clock, endpoint: Endpoint): Fault | undefined {
+  const fault = fc.fault?.(clock)
+  if (fault?.kind === 'redirect')
+    return { ...fault, location: `${emulator.url}/api/v3${endpoint.path}` }
+  return fault
+}
+
+/** The emulator's requests that reached this endpoint (the redirect target included). */
+const toEndpoint = (requests: RecordedRequest[], endpoint: Endpoint) =>
+  requests.filter(
+    r => r.method === 'POST' && (r.path === endpoint.path || r.path === `/api/v3${endpoint.path}`)
+  )
+
+interface CaseRun {
+  result: RunResult
+  clock: ScaledClock
+  wire: RecordingDispatcher
+  log: MemoryLog
+  injected: number
+}
+
+async function runCase(
+  endpoint: Endpoint,
+  fc: FaultCase,
+  maxRetries: number,
+  times: number
+): Promise<CaseRun> {
+  const clock = new ScaledClock(SCALE)
+  const wire = new RecordingDispatcher(clock)
+  const log = new MemoryLog()
+  const fault = concreteFault(fc, clock, endpoint)
+  if (fault) emulator.addFault({ method: 'POST', path: endpoint.path, times, fault })
+  if (fc.loseAnswer) wire.loseResponse('POST', endpoint.path, times)
+  try {
+    const result = await run(parseInputs(rawInputsFor(endpoint.shape, maxRetries), {}), {
+      clock,
+      dispatcher: wire.dispatcher,
+      log,
+      requestTimeoutMs: fc.requestTimeoutMs
+    })
+    const injected = emulator.requests.filter(r => r.fault !== undefined).length + wire.lost
+    figures.cases++
+    figures.faultsTried += injected
+    return { result, clock, wire, log, injected }
+  } finally {
+    await wire.close()
+  }
+}
+
+/** Counts missing and duplicated records; returns what the assertions need. */
+function audit(expected: Expected[], outputs: Record<string, string>, mustExist: Set<string>) {
+  const missing: string[] = []
+  const duplicated: string[] = []
+  for (const e of expected) {
+    const found = e.found()
+    if (found.length > 1) duplicated.push(e.what)
+    const reported = e.inOutputs(outputs, found[0]?.id)
+    // Lost: a record the run had to write (or said it wrote) that the service does not hold.
+    if ((mustExist.has(e.endpoint) || reported) && found.length === 0) missing.push(e.what)
+    if (mustExist.has(e.endpoint) && !reported) missing.push(`${e.what} (not in the outputs)`)
+  }
+  figures.recordsLost += missing.length
+  figures.recordsDuplicated += duplicated.length
+  return { missing, duplicated }
+}
+
+function expectNoTokenIn(text: string) {
+  expect(text).not.toContain(TOKEN)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The matrix: every fault, injected max-retries times, is survived
+
+const matrix = ENDPOINTS.flatMap(endpoint =>
+  FAULTS.map(fc => [endpoint.name, fc.name, endpoint, fc] as const)
+)
+
+describe.each(matrix)('%s / %s', (_e, _f, endpoint, fc) => {
+  test('is survived: the record exists once, outputs and status are right, attempts match max-retries, writes 1 s apart', async () => {
+    // Why the retried write is safe: see `whyRetryIsSafe` of the endpoint.
+    expect(endpoint.whyRetryIsSafe).not.toBe('')
+    const times = fc.redirect ? 1 : MAX_RETRIES
+    const { result, clock, wire, log, injected } = await runCase(endpoint, fc, MAX_RETRIES, times)
+
+    // Exit status: the step succeeds.
+    expect(result.failures).toEqual([])
+    // Every injected fault fired at this endpoint.
+    expect(injected).toBe(times)
+    const hits = toEndpoint(emulator.requests, endpoint)
+    if (fc.loseAnswer && endpoint.shape === 'job') {
+      // The lost answer's job held the cluster: 409s until it finished, then a second job.
+      expect(hits[0]?.status).toBe(202)
+      expect(hits.at(-1)?.status).toBe(202)
+      expect(hits.every(h => h.status === 202 || h.status === 409)).toBe(true)
+    } else {
+      // Attempts: the faulted ones plus the one that succeeded; max-retries was just enough.
+      expect(hits).toHaveLength(times + 1)
+      const okStatus = endpoint.shape === 'job' ? 202 : 200
+      expect(hits.at(-1)?.status).toBe(okStatus)
+      if (fc.redirect) expect(hits.at(-1)?.path).toBe(`/api/v3${endpoint.path}`)
+      // The retried body is the same request, byte for byte: the upsert sees the same key.
+      for (const h of hits) expect(h.body).toEqual(hits[0]?.body)
+    }
+
+    // Records: each exactly once, each in the outputs.
+    const expected = expectedRecords(endpoint.shape)
+    const { missing, duplicated } = audit(
+      expected,
+      toOutputs(result),
+      new Set(expected.map(e => e.endpoint))
+    )
+    expect(missing).toEqual([])
+    expect(duplicated).toEqual([])
+    figures.faultsSurvived += injected
+
+    // Spacing, in the client's clock: no write started within WRITE_GAP_MS of the previous end.
+    expect(wire.writes().length).toBeGreaterThanOrEqual(times + 1)
+    expect(wire.smallestWriteGap()).toBeGreaterThanOrEqual(WRITE_GAP_MS)
+    // One at a time: the emulator never saw a write arrive before the previous one had finished.
+    if (!fc.requestTimeoutMs) expect(smallestWriteGap(emulator.requests)).toBeGreaterThan(0)
+    fc.waits?.(clock.sleeps)
+
+    // The retries were announced, and the token was never logged (debug included).
+    if (!fc.redirect) expect(log.text()).toMatch(new RegExp(`retry ${times} of ${MAX_RETRIES}`))
+    // A hang is reported as a timeout, not as some network error.
+    if (fc.requestTimeoutMs)
+      expect(log.text()).toContain(`no response in time (no answer in ${fc.requestTimeoutMs} ms)`)
+    expectNoTokenIn(log.text())
+  })
+})
+
+// ---------------------------------------------------------------------------------------------
+// Faults outnumber max-retries: the step fails, names the attempts, duplicates nothing
+
+const EXHAUSTIBLE = FAULTS.filter(f => !f.redirect && !f.loseAnswer)
+const exhausted = ENDPOINTS.flatMap(endpoint =>
+  EXHAUSTIBLE.filter(
+    // One hang case is enough: each costs real time (the timeout, per attempt).
+    fc => !fc.requestTimeoutMs || endpoint === ENDPOINTS[0]
+  ).map(fc => [endpoint.name, fc.name, endpoint, fc] as const)
+)
+
+describe.each(exhausted)('%s / %s, once more than max-retries', (_e, _f, endpoint, fc) => {
+  test('fails the step, names the attempts, and writes nothing twice', async () => {
+    const maxRetries = 1
+    const { result, injected } = await runCase(endpoint, fc, maxRetries, maxRetries + 1)
+
+    expect(injected).toBe(maxRetries + 1)
+    expect(toEndpoint(emulator.requests, endpoint)).toHaveLength(maxRetries + 1)
+    expect(result.failures).toHaveLength(1)
+    const message = result.failures[0]?.message ?? ''
+    expect(message).toContain(`POST ${endpoint.path}`)
+    expect(message).toMatch(/gave up after 1 retry\b/)
+    expectNoTokenIn(message)
+
+    // The faulted write reached no handler, so it wrote nothing; what else ran wrote once.
+    const expected = expectedRecords(endpoint.shape)
+    // The other write must exist unless the run reported it as not attempted.
+    const others = new Set(
+      result.skipped.length > 0
+        ? []
+        : expected.map(e => e.endpoint).filter(p => p !== endpoint.path)
+    )
+    const { missing, duplicated } = audit(expected, toOutputs(result), others)
+    expect(missing).toEqual([])
+    expect(duplicated).toEqual([])
+    for (const e of expected.filter(x => x.endpoint === endpoint.path))
+      expect(e.found()).toHaveLength(0)
+    figures.faultsFailedAsExpected += injected
+  })
+})
+
+test('redirects past MAX_REDIRECTS fail the step without writing', async () => {
+  const endpoint = ENDPOINTS[1] as Endpoint
+  // A 307 back to the same URL, one more time than the client follows.
+  emulator.addFault({
+    method: 'POST',
+    path: endpoint.path,
+    times: MAX_REDIRECTS + 1,
+    fault: { kind: 'redirect', status: 307, location: `${emulator.url}${endpoint.path}` }
+  })
+  const result = await run(
+    parseInputs(
+      rawInputsFor('single', MAX_RETRIES, { 'registry-url': '', 'registry-repository': '' }),
+      {}
+    ),
+    { clock: new FakeClock(), log: new MemoryLog() }
+  )
+  expect(result.failures[0]?.message).toMatch(new RegExp(`more than ${MAX_REDIRECTS} redirects`))
+  expect(toEndpoint(emulator.requests, endpoint)).toHaveLength(MAX_REDIRECTS + 1)
+  expect(expectedRecords('single')[1]?.found()).toHaveLength(0)
+})
+
+// ---------------------------------------------------------------------------------------------
+// Real clock: the emulator's own measure of the spacing, with retries in between
+
+describe('with the real clock', () => {
+  test('storage 503 then deployment 429: the emulator measures >= 1 s between writes', async () => {
+    emulator.addFault({
+      method: 'POST',
+      path: ENDPOINTS[0]?.path,
+      fault: { kind: 'status', status: 503 }
+    })
+    emulator.addFault({
+      method: 'POST',
+      path: ENDPOINTS[1]?.path,
+      fault: { kind: 'status', status: 429, headers: { 'retry-after': '1' } }
+    })
+    const started = performance.now()
+    const result = await run(parseInputs(rawInputsFor('single', 1), {}), {
+      random: () => 0,
+      log: new MemoryLog()
+    })
+    expect(result.failures).toEqual([])
+    const writes = emulator.requests.filter(r => r.method === 'POST')
+    expect(writes.map(w => w.status)).toEqual([503, 200, 429, 200])
+    // arrivedAt of each write minus finishedAt of the previous, as the server saw them.
+    expect(smallestWriteGap(emulator.requests)).toBeGreaterThanOrEqual(WRITE_GAP_MS)
+    expect(performance.now() - started).toBeGreaterThanOrEqual(3 * WRITE_GAP_MS)
+    for (const e of expectedRecords('single')) expect(e.found()).toHaveLength(1)
+  })
+})
+
+// ---------------------------------------------------------------------------------------------
+// The 403 secondary limit on the fake clock: exact waits, no real time at all
+
+test('403 secondary limit without headers, fake clock: waits 60 s, then 120 s, then succeeds', async () => {
+  const clock = new FakeClock()
+  emulator.addFault({
+    method: 'POST',
+    path: ENDPOINTS[1]?.path,
+    times: 2,
+    fault: { kind: 'status', status: 403, body: { message: RATE_LIMIT_MESSAGE } }
+  })
+  const result = await run(
+    parseInputs(rawInputsFor('single', 2, { 'registry-url': '', 'registry-repository': '' }), {}),
+    { clock, log: new MemoryLog() }
+  )
+  expect(result.failures).toEqual([])
+  expect(clock.sleeps).toEqual([UNTIMED_RATE_LIMIT_WAIT_MS, 2 * UNTIMED_RATE_LIMIT_WAIT_MS])
+  expect(expectedRecords('single')[1]?.found()).toHaveLength(1)
+})
+
+test('the matrix lost no record and tried every fault', () => {
+  // Runs after the matrix (jest keeps file order); the afterAll hook prints the figure.
+  expect(figures.faultsTried).toBeGreaterThanOrEqual(ENDPOINTS.length * FAULTS.length)
+  expect(figures.recordsLost).toBe(0)
+  expect(figures.recordsDuplicated).toBe(0)
+})
