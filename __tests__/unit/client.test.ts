@@ -1,7 +1,13 @@
 import { MockAgent } from 'undici'
 import { FakeClock } from '../../__fixtures__/fake-clock.js'
 import { MemoryLog } from '../../__fixtures__/memory-log.js'
-import { MAX_REDIRECTS, nextLink, ServiceClient, splitUrl } from '../../src/client/client.js'
+import {
+  MAX_REDIRECTS,
+  nextLink,
+  ServiceClient,
+  splitUrl,
+  STEP_DEADLINE_MS
+} from '../../src/client/client.js'
 import { ServiceError } from '../../src/client/errors.js'
 
 const API = 'https://api.example.test'
@@ -399,4 +405,15 @@ test('splitUrl keeps encoded dot segments as they are', () => {
     origin: 'https://api.example.test',
     path: '/repos/a/%2E%2E/labels'
   })
+})
+
+test(`retry waits stop at the step deadline of ${STEP_DEADLINE_MS / 60000} minutes`, async () => {
+  const { client, on, clock } = setup({ maxRetries: 10 })
+  const limited = { status: 429, headers: { 'retry-after': '900' } }
+  on('GET', '/r', limited, limited, limited, limited, limited)
+  const error = (await client.request('GET', '/r').catch(e => e)) as ServiceError
+  // Four 15-minute waits fit in the hour; the fifth would pass it.
+  expect(clock.sleeps).toEqual([900_000, 900_000, 900_000, 900_000])
+  expect(error.message).toMatch(/would pass the step's 60 minute deadline/)
+  expect(error.fatal).toBe(true)
 })

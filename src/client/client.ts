@@ -8,6 +8,11 @@ import { decideRetry, type Outcome } from './retry-policy.js'
 /** Per attempt. The service itself stops work at 10 s, so an answer later than this is not coming. */
 export const REQUEST_TIMEOUT_MS = 20 * 1000
 export const MAX_REDIRECTS = 5
+/**
+ * The most time one run spends in retry and rate-limit waits, counted from the client's start: a
+ * wait that would end later fails at once, so a flaky day cannot hold a deploy job for hours.
+ */
+export const STEP_DEADLINE_MS = 60 * 60 * 1000
 export const DEFAULT_API_VERSION = '2026-03-10'
 
 export interface ClientOptions {
@@ -62,6 +67,7 @@ export class ServiceClient {
   private readonly pacer: WritePacer
   private readonly permanentRedirects = new Map<string, string>()
   private queue: Promise<unknown> = Promise.resolve()
+  private readonly startedAt: number
 
   constructor(private readonly options: ClientOptions) {
     const base = splitUrl(options.baseUrl)
@@ -74,6 +80,7 @@ export class ServiceClient {
     this.timeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS
     this.log = options.log ?? silentLog
     this.pacer = new WritePacer(this.clock)
+    this.startedAt = this.clock.now()
   }
 
   /** `path` is relative to the base URL and already encoded (see `path` in paths.ts). */
@@ -190,6 +197,17 @@ export class ServiceClient {
     waitMs: number,
     retriesMade: number
   ): Promise<void> {
+    if (this.clock.now() + waitMs - this.startedAt > STEP_DEADLINE_MS) {
+      throw new ServiceError({
+        method,
+        path: displayPath,
+        status: 0,
+        serviceMessage: `${reason}; waiting ${formatSeconds(waitMs)} more would pass the step's ${STEP_DEADLINE_MS / 60000} minute deadline for retries`,
+        hint: 'Run the step again later.',
+        attempts: retriesMade + 1,
+        fatal: true
+      })
+    }
     this.log.info(
       `${method} ${displayPath}: ${reason}; retry ${retriesMade + 1} of ${this.options.maxRetries} ` +
         `in ${formatSeconds(waitMs)}`
