@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs'
+import { parse } from 'yaml'
+
+const root = new URL('../../', import.meta.url)
+const read = (path: string) => readFileSync(new URL(path, root), 'utf8')
+const pkg = JSON.parse(read('package.json')) as {
+  dependencies: Record<string, string>
+  devDependencies: Record<string, string>
+}
+const lock = JSON.parse(read('package-lock.json')) as {
+  lockfileVersion: number
+  packages: Record<string, { version?: string; integrity?: string }>
+}
+
+/** The chosen few: anything else in the bundle needs a reason and its size in a review. */
+const CHOSEN = ['@actions/core', '@actions/exec', '@actions/github', 'undici', 'zod']
+
+test('every runtime dependency is one of the chosen few', () => {
+  expect(Object.keys(pkg.dependencies).sort()).toEqual(CHOSEN)
+})
+
+test('undici stays on the major the @actions packages use, so the bundle holds one copy', () => {
+  expect(pkg.dependencies['undici']).toMatch(/^\^6\./)
+  const copies = Object.keys(lock.packages).filter(p => p.endsWith('node_modules/undici'))
+  expect(copies).toEqual(['node_modules/undici'])
+})
+
+test('TypeScript stays below 7 (ts-jest and ncc need its JavaScript API)', () => {
+  expect(pkg.devDependencies['typescript']).toMatch(/^[~^]?[56]\./)
+})
+
+test('package-lock.json pins every runtime dependency with an integrity hash', () => {
+  expect(lock.lockfileVersion).toBe(3)
+  for (const name of CHOSEN) {
+    const entry = lock.packages[`node_modules/${name}`]
+    expect({
+      name,
+      version: entry?.version,
+      integrity: entry?.integrity?.startsWith('sha512-')
+    }).toEqual({
+      name,
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      integrity: true
+    })
+  }
+})
+
+test('the bundle ships the licenses of what it contains', () => {
+  const licenses = read('dist/licenses.txt')
+  for (const name of CHOSEN) expect(licenses).toContain(name)
+})
+
+test('Dependabot watches npm and the workflow actions, and keeps TypeScript below 7', () => {
+  const config = parse(read('.github/dependabot.yml')) as {
+    updates: Array<{
+      'package-ecosystem': string
+      ignore?: Array<{ 'dependency-name': string; versions?: string[] }>
+    }>
+  }
+  const ecosystems = config.updates.map(u => u['package-ecosystem']).sort()
+  expect(ecosystems).toEqual(['github-actions', 'npm'])
+  const npm = config.updates.find(u => u['package-ecosystem'] === 'npm')
+  expect(npm?.ignore).toContainEqual({ 'dependency-name': 'typescript', versions: ['>=7'] })
+})
