@@ -72,7 +72,9 @@ test('one POST with all labels per target (the add endpoint), one DELETE per pre
     labels: { [REPO]: [{ name: 'keep', color: '123456' }] },
     pulls: { [REPO]: [{ number: 12, labels: ['keep', 'deployed:staging', 'deployed:canary'] }] }
   })
-  // The canary label goes away between the read and the DELETE: its 404 is fine.
+  // The canary label goes away between the read and the DELETE: its 404 is fine, and the label
+  // counts as removed (it was there when read and is gone). The fault stands in for that other
+  // hand, so the emulator's own state still lists the label below.
   emulator.addFault({
     method: 'DELETE',
     path: `${R}/issues/12/labels/deployed:canary`,
@@ -96,7 +98,11 @@ test('one POST with all labels per target (the add endpoint), one DELETE per pre
     labels: ['deployed:production', 'rolled-out']
   })
   expect(result.labeled).toEqual([
-    { number: 12, added: ['deployed:production', 'rolled-out'], removed: ['deployed:staging'] }
+    {
+      number: 12,
+      added: ['deployed:production', 'rolled-out'],
+      removed: ['deployed:staging', 'deployed:canary']
+    }
   ])
   // Labels others set stay (no replace); the add endpoint created the missing labels.
   expect(labelsOn(12)).toEqual(['keep', 'deployed:canary', 'deployed:production', 'rolled-out'])

@@ -264,7 +264,10 @@ async function labelTarget(
   const removed: string[] = []
   for (const name of toRemove) {
     try {
-      if (await removeIssueLabel(client, owner, repo, number, name)) removed.push(name)
+      // The target carried it when read; a 404 now means it is gone all the same (someone else
+      // took it off, or our own earlier attempt did and its answer was lost): it is removed.
+      await removeIssueLabel(client, owner, repo, number, name)
+      removed.push(name)
     } catch (error) {
       if (missing.length > 0 && error instanceof Error)
         error.message = `${missing.join(', ')} added, but removing ${name} failed: ${error.message}`
