@@ -75,6 +75,22 @@ export interface RunResult {
   requests: { reads: number; writes: number }
 }
 
+/** A result before anything was done; `requests` is the client's live count. */
+export function emptyResult(dryRun: boolean, requests = { reads: 0, writes: 0 }): RunResult {
+  return {
+    dryRun,
+    deploymentRecords: [],
+    storageRecords: [],
+    deploymentErrors: [],
+    planned: [],
+    labeled: [],
+    done: [],
+    failures: [],
+    skipped: [],
+    requests
+  }
+}
+
 /**
  * Records what the inputs describe: storage record, then deployment record. A failing step is
  * listed and the others still run, unless the failure would repeat for every call (bad
@@ -94,18 +110,7 @@ export async function run(inputs: Inputs, options: RunOptions = {}): Promise<Run
     requestTimeoutMs: options.requestTimeoutMs,
     log
   })
-  const result: RunResult = {
-    dryRun: inputs.dryRun,
-    deploymentRecords: [],
-    storageRecords: [],
-    deploymentErrors: [],
-    planned: [],
-    labeled: [],
-    done: [],
-    failures: [],
-    skipped: [],
-    requests: client.counts
-  }
+  const result = emptyResult(inputs.dryRun, client.counts)
   try {
     const writes = planWrites(inputs)
     if (inputs.dryRun) {
