@@ -4,7 +4,7 @@ import { z } from 'zod'
 import { DEFAULT_API_VERSION } from './client/client.js'
 import { JOB_LIMIT, SYNC_LIMIT, validateClusterItems, type ClusterItem } from './cluster/items.js'
 import { LABEL_INPUT_NAMES, parseLabelInputs, type LabelInputs } from './labels/inputs.js'
-import { splitList } from './list.js'
+import { hasControlCharacters, splitList } from './text.js'
 import {
   DEPLOYMENT_STATUSES,
   MAX_TAGS,
@@ -506,16 +506,7 @@ function boundedText(min: number, max: number) {
       error: issue =>
         `is ${String((issue.input as string).length)} characters long; at most ${max} are allowed`
     })
-    .refine(value => !hasControlCharacters(value), { error: 'contains control characters' })
-}
-
-/** Tab and newline are fine; other C0 controls and DEL are not text a user meant to send. */
-function hasControlCharacters(value: string): boolean {
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i)
-    if ((code < 0x20 && code !== 0x09 && code !== 0x0a) || code === 0x7f) return true
-  }
-  return false
+    .refine(value => !hasControlCharacters(value, '\t\n'), { error: 'contains control characters' })
 }
 
 function nonEmptyText(what: string) {

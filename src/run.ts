@@ -117,17 +117,21 @@ export async function run(inputs: Inputs, options: RunOptions = {}): Promise<Run
       await planOnly(client, inputs, writes, result, log)
       await planWholeCluster(client, inputs, result, log)
     } else {
-      const stopped = await sendWrites(client, inputs, writes, result, log)
-      if (!stopped)
+      await sendWrites(client, inputs, writes, result, log)
+      if (!stoppedByFatal(result))
         await recordWholeCluster(client, inputs, result, options.clock ?? systemClock, log)
     }
     // A fatal failure has already listed the labels as not attempted.
-    if (inputs.labels && !result.failures.some(f => f.fatal))
-      await label(client, inputs, result, options, log)
+    if (inputs.labels && !stoppedByFatal(result)) await label(client, inputs, result, options, log)
   } finally {
     await client.close()
   }
   return result
+}
+
+/** A failure that would repeat for every later call: bad credentials, a long rate limit. */
+function stoppedByFatal(result: RunResult): boolean {
+  return result.failures.some(f => f.fatal)
 }
 
 async function sendWrites(
@@ -136,7 +140,7 @@ async function sendWrites(
   writes: PlannedWrite[],
   result: RunResult,
   log: Log
-): Promise<boolean> {
+): Promise<void> {
   const org = inputs.connection.org
   for (const [index, write] of writes.entries()) {
     const what = describeWrite(write)
@@ -159,11 +163,10 @@ async function sendWrites(
         result.skipped.push(...writes.slice(index + 1).map(describeWrite))
         if (inputs.cluster) result.skipped.push(describeCluster(inputs))
         if (inputs.labels) result.skipped.push('labels')
-        return true
+        return
       }
     }
   }
-  return false
 }
 
 async function recordWholeCluster(
@@ -234,7 +237,7 @@ async function label(
     owner,
     repo,
     inputs: inputs.labels,
-    discovery: { ...event, owner, repo, since: inputs.labels.since },
+    discovery: { ...event, owner, repo },
     dryRun: inputs.dryRun,
     log
   })

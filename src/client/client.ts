@@ -3,7 +3,7 @@ import { systemClock, type Clock } from './clock.js'
 import { permissionHint, ServiceError, type ValidationError } from './errors.js'
 import { silentLog, type Log } from './log.js'
 import { isWrite, WritePacer } from './pacer.js'
-import { decideRetry, type Outcome } from './retry-policy.js'
+import { decideRetry, type FailureClass, type Outcome } from './retry-policy.js'
 
 /** Per attempt. The service itself stops work at 10 s, so an answer later than this is not coming. */
 export const REQUEST_TIMEOUT_MS = 20 * 1000
@@ -124,31 +124,15 @@ export class ServiceClient {
     let untimedRateLimits = 0
 
     for (;;) {
-      const attempt = await this.attempt(method, url, bodyText, options.headers)
-      if (attempt.kind === 'response') {
-        const { status, headers } = attempt
+      let failed = await this.attempt(method, url, bodyText, options.headers)
+      if (failed.kind === 'response') {
+        const { status, headers } = failed
         if ((status >= 200 && status < 300) || status === 304) {
-          const body = parseBody(attempt.text)
+          const body = parseBody(failed.text)
           if (body.ok) return { status, headers, body: body.value as T }
-          // A 2xx whose JSON does not parse was cut short on the way: worth another try.
-          const cutShort: Attempt = {
-            kind: 'network',
-            error: new Error('response body is not valid JSON')
-          }
-          const decision = decideRetry(cutShort, this.context(retriesMade, untimedRateLimits))
-          if (!decision.retry)
-            throw this.failure(method, displayPath, cutShort, retriesMade, decision.reason)
-          await this.waitBeforeRetry(
-            method,
-            displayPath,
-            decision.reason,
-            decision.waitMs,
-            retriesMade
-          )
-          retriesMade++
-          continue
-        }
-        if ([301, 302, 307, 308].includes(status) && headers['location']) {
+          // A 2xx whose JSON does not parse was cut short on the way: retried like a network error.
+          failed = { kind: 'network', error: new Error('response body is not valid JSON') }
+        } else if ([301, 302, 307, 308].includes(status) && headers['location']) {
           if (++redirects > MAX_REDIRECTS) {
             throw new ServiceError({
               method,
@@ -166,10 +150,9 @@ export class ServiceClient {
         }
       }
 
-      const outcome = toOutcome(attempt)
+      const outcome = toOutcome(failed)
       const decision = decideRetry(outcome, this.context(retriesMade, untimedRateLimits))
-      if (!decision.retry)
-        throw this.failure(method, displayPath, attempt, retriesMade, decision.reason)
+      if (!decision.retry) throw this.failure(method, displayPath, failed, retriesMade, decision)
       if (decision.failure === 'rate-limit' && outcome.kind === 'response') {
         const named =
           outcome.headers['retry-after'] ?? outcome.headers['x-ratelimit-remaining'] === '0'
@@ -281,8 +264,9 @@ export class ServiceClient {
     displayPath: string,
     attempt: Attempt,
     retriesMade: number,
-    reason: string
+    decision: { failure: FailureClass; reason: string }
   ): ServiceError {
+    const { failure, reason } = decision
     if (attempt.kind !== 'response') {
       return new ServiceError({
         method,
@@ -295,8 +279,9 @@ export class ServiceClient {
     }
     const { status, headers } = attempt
     const body = parseBody(attempt.text)
-    const details = errorBody(undefined, body.ok ? body.value : undefined)
-    const rateLimitGiveUp = reason.startsWith('rate limit')
+    const details = errorBody(body.ok ? body.value : undefined)
+    // The same limit would stop every later call too.
+    const rateLimitGiveUp = failure === 'rate-limit'
     return new ServiceError({
       method,
       path: displayPath,
@@ -306,7 +291,7 @@ export class ServiceClient {
       documentationUrl: details.documentationUrl,
       requestId: headers['x-github-request-id'],
       hint:
-        rateLimitGiveUp || reason !== 'not retryable'
+        failure !== 'permanent'
           ? reason
           : (permissionHint(
               method,
@@ -338,15 +323,16 @@ export class ServiceClient {
 function toOutcome(attempt: Attempt): Outcome {
   if (attempt.kind !== 'response') return attempt
   const body = parseBody(attempt.text)
-  const message = body.ok ? errorBody(undefined, body.value).message : undefined
+  const message = body.ok ? errorBody(body.value).message : undefined
   return { kind: 'response', status: attempt.status, headers: attempt.headers, message }
 }
 
-function errorBody(
-  fallback: string | undefined,
-  body: unknown
-): { message?: string; errors?: ValidationError[]; documentationUrl?: string } {
-  if (typeof body !== 'object' || body === null) return { message: fallback }
+function errorBody(body: unknown): {
+  message?: string
+  errors?: ValidationError[]
+  documentationUrl?: string
+} {
+  if (typeof body !== 'object' || body === null) return {}
   const record = body as Record<string, unknown>
   const errors = Array.isArray(record['errors'])
     ? (record['errors'] as unknown[]).map(e =>
@@ -354,7 +340,7 @@ function errorBody(
       )
     : undefined
   return {
-    message: typeof record['message'] === 'string' ? record['message'] : fallback,
+    message: typeof record['message'] === 'string' ? record['message'] : undefined,
     errors,
     documentationUrl:
       typeof record['documentation_url'] === 'string' ? record['documentation_url'] : undefined

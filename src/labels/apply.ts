@@ -16,6 +16,7 @@ import {
   type LabelFields
 } from '../service/labels.js'
 import { discoverLinkedIssues, discoverPullRequests, type DiscoveryContext } from './discover.js'
+import type { Pull } from '../service/pulls.js'
 import type { LabelInputs } from './inputs.js'
 
 export interface LabelResultItem {
@@ -188,14 +189,19 @@ async function findTargets(
   const { owner, repo, inputs } = options
   if (inputs.pullRequests === 'none') return []
   let pulls: Target[]
+  const known = new Map<number, Pull>()
   if (inputs.pullRequests === 'auto') {
     const since = options.discovery.since ?? inputs.since
-    const found = await discoverPullRequests(client, {
-      ...options.discovery,
-      owner,
-      repo,
-      ...(since !== undefined ? { since } : {})
-    })
+    const found = await discoverPullRequests(
+      client,
+      {
+        ...options.discovery,
+        owner,
+        repo,
+        ...(since !== undefined ? { since } : {})
+      },
+      known
+    )
     found.notes.forEach(note => log.info(`Labels: ${note}`))
     found.warnings.forEach(warn)
     pulls = found.numbers.map(number => ({ number, what: `pull request #${number}` }))
@@ -207,7 +213,7 @@ async function findTargets(
   }
   if (!inputs.labelLinkedIssues || pulls.length === 0) return pulls
   const numbers = pulls.map(t => t.number)
-  const linked = await discoverLinkedIssues(client, owner, repo, numbers, numbers)
+  const linked = await discoverLinkedIssues(client, owner, repo, numbers, numbers, known)
   linked.notes.forEach(note => log.info(`Labels: ${note}`))
   linked.warnings.forEach(warn)
   return [...pulls, ...linked.numbers.map(number => ({ number, what: `issue #${number}` }))]

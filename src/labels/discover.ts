@@ -8,7 +8,8 @@ import {
   isMerged,
   isOfRepository,
   pullsForCommit,
-  type CommitSummary
+  type CommitSummary,
+  type Pull
 } from '../service/pulls.js'
 import { isSafeRef } from './inputs.js'
 
@@ -88,9 +89,11 @@ export function closingReferences(
 /** The pull requests `pull-requests: auto` means for this event (see the contract). */
 export async function discoverPullRequests(
   client: ServiceClient,
-  ctx: DiscoveryContext
+  ctx: DiscoveryContext,
+  /** Filled with the pull requests read along the way, so later steps need not read them again. */
+  read: Map<number, Pull> = new Map()
 ): Promise<Discovery> {
-  const found = new Discoverer(client, ctx)
+  const found = new Discoverer(client, ctx, read)
   await found.run()
   return {
     numbers: [...found.numbers].sort((a, b) => a - b),
@@ -108,14 +111,15 @@ export async function discoverLinkedIssues(
   owner: string,
   repo: string,
   pulls: number[],
-  exclude: number[] = []
+  exclude: number[] = [],
+  known: Map<number, Pull> = new Map()
 ): Promise<Discovery> {
   const numbers = new Set<number>()
   const notes: string[] = []
   const skipped: string[] = []
   const seen = new Set(exclude)
   for (const number of pulls) {
-    const pull = await getPull(client, owner, repo, number)
+    const pull = known.get(number) ?? (await getPull(client, owner, repo, number))
     if (!pull) continue // an issue given by number: it closes nothing
     const refs = closingReferences(pull.body, owner, repo).filter(n => !seen.has(n))
     const linked: number[] = []
@@ -146,7 +150,8 @@ class Discoverer {
 
   constructor(
     private readonly client: ServiceClient,
-    private readonly ctx: DiscoveryContext
+    private readonly ctx: DiscoveryContext,
+    private readonly pulls: Map<number, Pull>
   ) {
     this.payload = isRecord(ctx.payload) ? ctx.payload : {}
   }
@@ -305,8 +310,10 @@ class Discoverer {
     const ignored: number[] = []
     for (const number of named.keys()) {
       const pull = await getPull(this.client, owner, repo, number)
-      if (pull && isMerged(pull) && isOfRepository(pull, owner, repo)) fromSubjects.push(number)
-      else ignored.push(number)
+      if (pull && isMerged(pull) && isOfRepository(pull, owner, repo)) {
+        fromSubjects.push(number)
+        this.pulls.set(number, pull)
+      } else ignored.push(number)
     }
     fromSubjects.forEach(n => this.numbers.add(n))
 
@@ -332,6 +339,7 @@ class Discoverer {
         if (!isMerged(pull) || !isOfRepository(pull, owner, repo)) continue
         if (this.numbers.has(pull.number)) continue
         this.numbers.add(pull.number)
+        this.pulls.set(pull.number, pull)
         fromLookup.push(pull.number)
       }
     }

@@ -1,5 +1,5 @@
 import type { InputProblem } from '../limits.js'
-import { splitList } from '../list.js'
+import { hasControlCharacters, splitList } from '../text.js'
 
 export const LABEL_INPUT_NAMES = [
   'labels',
@@ -177,12 +177,4 @@ export function isSafeRef(value: string): boolean {
   if (hasControlCharacters(value) || /[\s~^:?*[\\]/.test(value) || value.includes('@{'))
     return false
   return !value.endsWith('/') && !value.endsWith('.') && !value.startsWith('/')
-}
-
-function hasControlCharacters(value: string): boolean {
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i)
-    if (code < 0x20 || code === 0x7f) return true
-  }
-  return false
 }
