@@ -49,14 +49,42 @@ export const INPUT_NAMES = [
 export type InputName = (typeof INPUT_NAMES)[number]
 export type RawInputs = Partial<Record<InputName, string>>
 
+/**
+ * The literal defaults action.yml declares. The runner fills them in whenever a workflow gives
+ * none, so such a value says nothing about what the user wants: it is read as an empty input,
+ * and no "belongs to" rule fires on it. (The `${{ github.* }}` defaults of `token`, `api-url` and
+ * `repository` evaluate to the run's own values, which are the fallbacks anyway.)
+ */
+export const INPUT_DEFAULTS = {
+  'api-version': DEFAULT_API_VERSION,
+  status: 'deployed',
+  'storage-status': 'active',
+  'cluster-mode': 'auto',
+  'partial-success': 'false',
+  'job-timeout': '300',
+  'pull-requests': 'auto',
+  'label-linked-issues': 'false',
+  'dry-run': 'false',
+  'max-retries': '3'
+} as const satisfies RawInputs
+
+/** `raw` with every value that equals its documented default (case aside) made empty. */
+export function withoutDefaults(raw: RawInputs): RawInputs {
+  const chosen: RawInputs = { ...raw }
+  for (const [name, value] of Object.entries(INPUT_DEFAULTS) as Array<[InputName, string]>) {
+    if ((raw[name] ?? '').trim().toLowerCase() === value) chosen[name] = ''
+  }
+  return chosen
+}
+
 export { DEPLOYMENT_STATUSES, MAX_TAGS, RUNTIME_RISKS, STORAGE_STATUSES }
 export type { InputProblem, RuntimeRisk }
 export { splitList }
 export const MAX_RETRIES_LIMIT = 10
-export const DEFAULT_MAX_RETRIES = 3
+export const DEFAULT_MAX_RETRIES = Number(INPUT_DEFAULTS['max-retries'])
 export const DEFAULT_API_URL = 'https://api.github.com'
 export const CLUSTER_MODES = ['auto', 'sync', 'job'] as const
-export const DEFAULT_JOB_TIMEOUT_SECONDS = 300
+export const DEFAULT_JOB_TIMEOUT_SECONDS = Number(INPUT_DEFAULTS['job-timeout'])
 /** A service job runs for at most six hours; waiting longer than that cannot help. */
 export const MAX_JOB_TIMEOUT_SECONDS = 6 * 60 * 60
 /** Far above 5000 deployments of JSON; a larger file is a mistake, not a cluster. */
@@ -158,6 +186,7 @@ export function parseInputs(
   env: Env = process.env,
   files: FileReader = diskReader
 ): Inputs {
+  raw = withoutDefaults(raw)
   const c = new Collector(raw)
 
   const token = c.take('token', nonEmptyText('a token'), env['GITHUB_TOKEN'])
