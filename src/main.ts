@@ -1,7 +1,7 @@
 import * as core from '@actions/core'
-import { context } from '@actions/github'
 import { InputError, parseInputs, readRawInputs } from './inputs.js'
 import { failureReport, renderSummary, toOutputs } from './report.js'
+import { readRunEvent } from './run-event.js'
 import { run, type RunOptions } from './run.js'
 
 const coreLog = {
@@ -31,17 +31,52 @@ export async function main(options: RunOptions = {}): Promise<void> {
     throw error
   }
 
-  const event = {
-    eventName: context.eventName ?? '',
-    payload: context.payload,
-    sha: context.sha ?? '',
-    ref: context.ref ?? '',
-    workspace: process.env['GITHUB_WORKSPACE']
+  const { event, problem } = readRunEvent(process.env)
+  if (problem) {
+    // Only `pull-requests: auto` reads the payload; for anything else the file does not matter.
+    const discovers = inputs.labels?.pullRequests === 'auto'
+    const message = `${problem}; the event is read as empty`
+    if (discovers) core.warning(`${message}, so \`pull-requests: auto\` may find nothing`)
+    else core.debug(message)
   }
   const result = await run(inputs, { log: coreLog, event, ...options })
-  for (const [name, value] of Object.entries(toOutputs(result))) core.setOutput(name, value)
-  if (process.env['GITHUB_STEP_SUMMARY']) {
-    await core.summary.addRaw(renderSummary(result, inputs.connection.org)).write()
+
+  const unwritten = writeOutputs(toOutputs(result))
+  await writeSummary(renderSummary(result, inputs.connection.org))
+  const failures = [
+    ...(result.failures.length > 0 ? [failureReport(result)] : []),
+    ...(unwritten ? [unwritten] : [])
+  ]
+  if (failures.length > 0) core.setFailed(failures.join('\n\n'))
+}
+
+/** Later steps read the outputs: a file the runner gave that cannot take them fails the step. */
+function writeOutputs(outputs: Record<string, string>): string | undefined {
+  try {
+    for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value)
+    return undefined
+  } catch (error) {
+    return (
+      `The step's outputs could not be written to GITHUB_OUTPUT (${process.env['GITHUB_OUTPUT'] ?? 'unset'}): ` +
+      `${firstLine(error)}. What the log above says was recorded was recorded; later steps ` +
+      'cannot read it from the outputs.'
+    )
   }
-  if (result.failures.length > 0) core.setFailed(failureReport(result))
+}
+
+/** The summary is a courtesy: one that cannot be written is a warning, not a failed deployment. */
+async function writeSummary(markdown: string): Promise<void> {
+  if (!process.env['GITHUB_STEP_SUMMARY']) return
+  try {
+    await core.summary.addRaw(markdown).write()
+  } catch (error) {
+    core.warning(
+      `The job summary could not be written to GITHUB_STEP_SUMMARY (${process.env['GITHUB_STEP_SUMMARY']}): ` +
+        `${firstLine(error)}. The log above says what was recorded.`
+    )
+  }
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''
 }

@@ -6,7 +6,6 @@ import { silentLog, type Log } from './client/log.js'
 import type { Inputs } from './inputs.js'
 import { planCluster, recordCluster } from './cluster/record-cluster.js'
 import { applyLabels, type LabelResultItem } from './labels/apply.js'
-import type { DiscoveryContext } from './labels/discover.js'
 import { planWrites, type PlannedWrite } from './plan.js'
 import {
   createDeploymentRecord,
@@ -18,12 +17,12 @@ import {
   type SkippedDeployment,
   type StorageRecord
 } from './service/artifacts.js'
+import { readRunEvent, type RunEvent } from './run-event.js'
 import { ACTION_VERSION } from './version.js'
 
 export const USER_AGENT = `record-deployment/${ACTION_VERSION}`
 
-/** What the workflow run says about its event; `main` fills it from `@actions/github`'s context. */
-export type RunEvent = Pick<DiscoveryContext, 'eventName' | 'payload' | 'sha' | 'ref' | 'workspace'>
+export type { RunEvent }
 
 export interface RunOptions {
   event?: RunEvent
@@ -232,7 +231,7 @@ async function label(
 ): Promise<void> {
   if (!inputs.labels) return
   const { owner, name: repo } = inputs.connection.repository
-  const event = options.event ?? eventFromEnvironment()
+  const event = options.event ?? readRunEvent().event
   const outcome = await applyLabels(client, {
     owner,
     repo,
@@ -245,17 +244,6 @@ async function label(
   result.planned.push(...outcome.planned)
   result.failures.push(...outcome.failures)
   result.done.push(...outcome.done)
-}
-
-/** Outside a workflow run (tests, the demo) the event is what the runner's variables say, or nothing. */
-function eventFromEnvironment(): RunEvent {
-  return {
-    eventName: process.env['GITHUB_EVENT_NAME'] ?? '',
-    payload: {},
-    sha: process.env['GITHUB_SHA'] ?? '',
-    ref: process.env['GITHUB_REF'] ?? '',
-    workspace: process.env['GITHUB_WORKSPACE']
-  }
 }
 
 export function describeCluster(inputs: Inputs): string {

@@ -1,0 +1,94 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { runAction, type ActionRun } from '../../scripts/run-action.js'
+import { DIGEST, TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
+import type { Emulator } from '../../emulator/server.js'
+
+let emulator: Emulator
+let dir: string
+beforeAll(async () => {
+  emulator = await withEmulator()
+  dir = await mkdtemp(join(tmpdir(), 'odd-environment-'))
+})
+afterAll(async () => {
+  await emulator.close()
+  await rm(dir, { recursive: true, force: true })
+})
+beforeEach(() => emulator.reset())
+
+const record = { digest: `ghcr.io/acme/web@${DIGEST}`, environment: 'production' }
+const labels = { labels: 'deployed:production' }
+
+async function start(inputs: Record<string, string>, env: Record<string, string>) {
+  return runAction(inputs, env, {
+    context: { token: TOKEN, apiUrl: emulator.url, eventName: 'push' }
+  })
+}
+
+/** What a user reads: no stack trace, no uncaught error. */
+function expectNoStackTrace(run: ActionRun) {
+  expect(run.stdout + run.stderr).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m)
+  expect(run.stderr).toBe('')
+}
+
+const warnings = (run: ActionRun) =>
+  run.stdout.split('\n').filter(line => line.startsWith('::warning::'))
+
+test.each([
+  ['missing', undefined],
+  ['empty', ''],
+  ['not JSON', '{"after": '],
+  ['not an object', '[1, 2]']
+])(
+  'an event payload file that is %s: a warning naming it, labels found from nothing, no failure',
+  async (what, content) => {
+    const path = join(dir, `event-${what.replace(/ /g, '-')}.json`)
+    if (content !== undefined) await writeFile(path, content)
+    const run = await start(labels, { GITHUB_EVENT_PATH: path })
+    expectNoStackTrace(run)
+    expect(run.code).toBe(0)
+    expect(warnings(run).join('\n')).toContain(`the event payload file GITHUB_EVENT_PATH (${path})`)
+  }
+)
+
+test('a payload file that cannot be read matters not to a record alone: recorded, no warning', async () => {
+  const run = await start(record, { GITHUB_EVENT_PATH: join(dir, 'nowhere.json') })
+  expectNoStackTrace(run)
+  expect(run.code).toBe(0)
+  expect(warnings(run)).toEqual([])
+  expect(run.outputs['deployment-record-ids']).toMatch(/^\d+$/)
+})
+
+test('an event kind the action does not know: a warning that says how to name the pull requests', async () => {
+  const run = await runAction(
+    labels,
+    {},
+    {
+      context: { token: TOKEN, apiUrl: emulator.url, eventName: 'merge_group', event: {} }
+    }
+  )
+  expectNoStackTrace(run)
+  expect(run.code).toBe(0)
+  expect(warnings(run).join('\n')).toMatch(/`merge_group` event.*`since`.*`pull-requests`/)
+})
+
+test('a job summary that cannot be written is a warning, not a failed deployment', async () => {
+  const run = await start(record, { GITHUB_STEP_SUMMARY: join(dir, 'no-such-folder', 'summary') })
+  expectNoStackTrace(run)
+  expect(run.code).toBe(0)
+  expect(warnings(run).join('\n')).toMatch(
+    /job summary could not be written to GITHUB_STEP_SUMMARY/
+  )
+  expect(run.outputs['deployment-record-ids']).toMatch(/^\d+$/)
+})
+
+test('outputs that cannot be written fail the step with one clear message, the records kept', async () => {
+  const run = await start(record, { GITHUB_OUTPUT: join(dir, 'no-such-folder', 'output') })
+  expectNoStackTrace(run)
+  expect(run.code).toBe(1)
+  const errors = run.stdout.split('\n').filter(line => line.startsWith('::error::'))
+  expect(errors).toHaveLength(1)
+  expect(errors[0]).toMatch(/outputs could not be written to GITHUB_OUTPUT/)
+  expect(emulator.state.deploymentRecords['acme']).toHaveLength(1)
+})
