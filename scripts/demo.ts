@@ -1,75 +1,40 @@
 /**
- * `npm run demo`: starts the emulator with a seeded organization and repository, runs the bundled
- * action against it the way the runner does for a realistic release (a push to main that ships
- * three merged pull requests: storage record, deployment record into a cluster, labels moved from
- * deployed:staging to deployed:production), and prints the outputs, the job summary and the
- * request timeline. No account needed; nothing is left running.
+ * `npm run demo`: starts the emulator with a seeded organization and repository and runs the
+ * whole release of `examples/release.yml` (a push to main that ships three merged pull requests:
+ * storage record, deployment record into a cluster, labels moved from deployed:staging to
+ * deployed:production, the linked issue too) through the runner-faithful launcher, its step's
+ * `with:` exactly as written; then prints the outputs, the job summary and the request timeline.
+ * No account needed; nothing is left running.
  * `--node PATH` runs the action under another Node (CI uses Node 24); `--check` exits 1 unless
  * the action succeeded with the outputs a user relies on.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { DEMO_HEAD_SHA, DEMO_TAG_SHA, demoSeed } from '../emulator/demo-seed.js'
 import { startEmulator } from '../emulator/server.js'
+import { documentedJobs, stageJob } from './documented-jobs.js'
 import { runAction } from './run-action.js'
 
-const DIGEST = 'sha256:' + '5f1c0de5'.repeat(8)
 const TOKEN = 'demo-token'
+const RELEASE = 'examples/release.yml'
 
 const { values: args } = parseArgs({
   options: { node: { type: 'string' }, check: { type: 'boolean', default: false } }
 })
 
-const emulator = await startEmulator({
-  tokens: { [TOKEN]: { permissions: 'all' } },
-  seed: demoSeed()
-})
-const workspace = await mkdtemp(join(tmpdir(), 'record-deployment-demo-'))
-// The push that ships #12, #13 and #14: what the runner puts in GITHUB_EVENT_PATH.
-const eventPath = join(workspace, 'event.json')
-await writeFile(
-  eventPath,
-  JSON.stringify({
-    ref: 'refs/heads/main',
-    before: DEMO_TAG_SHA,
-    after: DEMO_HEAD_SHA,
-    commits: []
-  })
-)
+const release = documentedJobs().find(job => job.source === RELEASE)
+if (!release) throw new Error(`${RELEASE} has no record-deployment step`)
+const emulator = await startEmulator({ tokens: { [TOKEN]: { permissions: 'all' } } })
+const scratch = await mkdtemp(join(tmpdir(), 'record-deployment-demo-'))
 let failed = false
 try {
-  const run = await runAction(
-    {
-      token: TOKEN,
-      digest: `ghcr.io/acme/web@${DIGEST}`,
-      version: '1.4.2',
-      environment: 'production',
-      'physical-environment': 'eu-west-1',
-      cluster: 'prod-eu-1',
-      tags: 'team=web,release=1.4.2',
-      'runtime-risks': 'internet-exposed',
-      'registry-url': 'https://ghcr.io',
-      'artifact-url': 'https://ghcr.io/acme/web',
-      'registry-repository': 'acme/web',
-      labels: 'deployed:production',
-      'remove-labels': 'deployed:staging',
-      'label-color': '0e8a16',
-      'label-description': 'Deployed to production',
-      'label-linked-issues': 'true'
-    },
-    {
-      GITHUB_REPOSITORY: 'acme/web',
-      GITHUB_API_URL: emulator.url,
-      GITHUB_SHA: DEMO_HEAD_SHA,
-      GITHUB_REF: 'refs/heads/main',
-      GITHUB_EVENT_NAME: 'push',
-      GITHUB_EVENT_PATH: eventPath,
-      GITHUB_WORKSPACE: workspace
-    },
-    { node: args.node }
-  )
+  const staged = await stageJob(release, join(scratch, 'workspace'), {
+    token: TOKEN,
+    apiUrl: emulator.url
+  })
+  emulator.seed(staged.seed)
+  const run = await runAction(staged.inputs, {}, { node: args.node, context: staged.context })
   const started = emulator.requests[0]?.arrivedAt ?? 0
 
   section(`The action's log (exit code ${run.code}, ${Math.round(run.durationMs)} ms)`)
@@ -124,7 +89,7 @@ try {
   }
 } finally {
   await emulator.close()
-  await rm(workspace, { recursive: true, force: true })
+  await rm(scratch, { recursive: true, force: true })
 }
 process.exitCode = failed ? 1 : 0
 

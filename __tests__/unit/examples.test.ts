@@ -14,12 +14,15 @@ interface Step {
   with?: Record<string, unknown>
 }
 
-test('there is an example for each of the four common jobs', () => {
+test('there is an example for each common job', () => {
   expect(files.sort()).toEqual([
     'decommission.yml',
+    'label-staging.yml',
     'promote-with-labels.yml',
     'record-cluster.yml',
-    'record-deploy.yml'
+    'record-deploy.yml',
+    'record-storage.yml',
+    'release.yml'
   ])
 })
 

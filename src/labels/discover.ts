@@ -13,7 +13,7 @@ import {
 } from '../service/pulls.js'
 import { isSafeRef } from './inputs.js'
 
-/** What `pull-requests: auto` looks at; the action fills it from `@actions/github`'s context. */
+/** What `pull-requests: auto` looks at; the action fills it from the run's variables (`readRunEvent`). */
 export interface DiscoveryContext {
   eventName: string
   /** the event's JSON (`context.payload`) */
