@@ -157,7 +157,8 @@ export async function listDeploymentRecords(
   digest: string
 ): Promise<DeploymentRecord[]> {
   return client.paginate(
-    path`/orgs/${org}/artifacts/${digest}/metadata/deployment-records` + '?per_page=100',
+    // The description declares no per_page or page here: the link header leads to more pages.
+    path`/orgs/${org}/artifacts/${digest}/metadata/deployment-records`,
     body =>
       parseResponse(deploymentRecordsResponse, body, 'deployment record list').deployment_records ??
       []
@@ -170,7 +171,7 @@ export async function listStorageRecords(
   digest: string
 ): Promise<StorageRecord[]> {
   return client.paginate(
-    path`/orgs/${org}/artifacts/${digest}/metadata/storage-records` + '?per_page=100',
+    path`/orgs/${org}/artifacts/${digest}/metadata/storage-records`,
     body => parseResponse(storageRecordsResponse, body, 'storage record list').storage_records ?? []
   )
 }
