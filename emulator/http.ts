@@ -18,6 +18,13 @@ export interface Reply {
   headers?: Record<string, string>
 }
 
+/**
+ * `full`: every field the description names. `examples`: the variants the description's own
+ * examples show: storage records without `id`, deployment records with `created` instead of
+ * `created_at`, optional fields absent rather than empty.
+ */
+export type AnswerShape = 'full' | 'examples'
+
 export interface RouteContext {
   method: string
   params: Record<string, string>
@@ -37,6 +44,8 @@ export interface RouteContext {
   repo: string
   jobStepMs: number
   pollIntervalSeconds?: number
+  /** which of the description's response shapes to answer in (see EmulatorOptions.answers) */
+  answers: AnswerShape
   /** runs `fn` after `ms`; the server cancels pending timers on reset and close */
   later(ms: number, fn: () => void): void
 }

@@ -1,6 +1,7 @@
 import {
   ApiError,
   canReachRepo,
+  type AnswerShape,
   notFound,
   paginate,
   validationFailed,
@@ -26,34 +27,62 @@ const WRITE = [['artifact_metadata=write']]
 const READ = [['artifact_metadata=read']]
 const DOCS = 'https://docs.github.com/rest/orgs/artifact-metadata'
 
-function deploymentJson(r: DeploymentRecordState) {
+/**
+ * A deployment record in the description's shape (`artifact-deployment-record`): no name,
+ * version or status; `attestation_id` null without an attestation. With `examples` answers it
+ * says `created` instead of `created_at`, as the description's example does, and leaves out the
+ * optional fields that are empty.
+ */
+function deploymentJson(r: DeploymentRecordState, shape: AnswerShape) {
+  if (shape === 'full')
+    return {
+      id: r.id,
+      digest: r.digest,
+      logical_environment: r.logical_environment,
+      physical_environment: r.physical_environment,
+      cluster: r.cluster,
+      deployment_name: r.deployment_name,
+      tags: r.tags,
+      runtime_risks: r.runtime_risks,
+      created_at: r.created_at,
+      updated_at: r.updated_at,
+      attestation_id: r.attestation_id
+    }
   return {
     id: r.id,
     digest: r.digest,
     logical_environment: r.logical_environment,
-    physical_environment: r.physical_environment,
-    cluster: r.cluster,
+    ...(r.physical_environment ? { physical_environment: r.physical_environment } : {}),
+    ...(r.cluster ? { cluster: r.cluster } : {}),
     deployment_name: r.deployment_name,
-    tags: r.tags,
-    runtime_risks: r.runtime_risks,
-    created_at: r.created_at,
+    ...(Object.keys(r.tags).length > 0 ? { tags: r.tags } : {}),
+    ...(r.runtime_risks.length > 0 ? { runtime_risks: r.runtime_risks } : {}),
+    created: r.created_at,
     updated_at: r.updated_at,
     attestation_id: r.attestation_id
   }
 }
 
-function storageJson(r: StorageRecordState) {
-  return {
-    id: r.id,
+/**
+ * A storage record. The create answer may say `null` for `artifact_url` and `repository`; the
+ * list answer types them as plain strings, so there they are left out when unset. With
+ * `examples` answers there is no `id`, as in the description's examples.
+ */
+function storageJson(r: StorageRecordState, shape: AnswerShape, list: boolean) {
+  const optional = (value: string | null) =>
+    value !== null ? value : list || shape === 'examples' ? undefined : null
+  const json = {
+    ...(shape === 'full' ? { id: r.id } : {}),
     name: r.name,
     digest: r.digest,
-    artifact_url: r.artifact_url,
+    artifact_url: optional(r.artifact_url),
     registry_url: r.registry_url,
-    repository: r.repository,
+    repository: optional(r.repository),
     status: r.status,
     created_at: r.created_at,
     updated_at: r.updated_at
   }
+  return Object.fromEntries(Object.entries(json).filter(([, value]) => value !== undefined))
 }
 
 type Resolution = { cause: ItemError['cause'] } | { attestationId: number | null }
@@ -100,7 +129,10 @@ function createDeploymentRecord(ctx: RouteContext): Reply {
   })
   return {
     status: 200,
-    body: { total_count: 1, deployment_records: returnRecords ? [deploymentJson(record)] : [] }
+    body: {
+      total_count: 1,
+      deployment_records: returnRecords ? [deploymentJson(record, ctx.answers)] : []
+    }
   }
 }
 
@@ -188,7 +220,7 @@ function setClusterRecords(ctx: RouteContext): Reply {
   )
   const result: Record<string, unknown> = {
     total_count: records.length,
-    deployment_records: body.returnRecords ? records.map(deploymentJson) : []
+    deployment_records: body.returnRecords ? records.map(r => deploymentJson(r, ctx.answers)) : []
   }
   if (!body.partialSuccess || errors.length === 0) return { status: 200, body: result }
   return { status: 207, body: { ...result, errors } }
@@ -240,7 +272,9 @@ function createJob(ctx: RouteContext): Reply {
       job.status = 'completed'
     })
   })
-  return { status: 202, body: { job_id: job.job_id, errors } }
+  // The description's example answers `{job_id}` alone when nothing was rejected.
+  const answer = ctx.answers === 'examples' && errors.length === 0 ? {} : { errors }
+  return { status: 202, body: { job_id: job.job_id, ...answer } }
 }
 
 function getJob(ctx: RouteContext): Reply {
@@ -255,7 +289,15 @@ function getJob(ctx: RouteContext): Reply {
   if (ctx.pollIntervalSeconds !== undefined)
     headers['x-poll-interval'] = String(ctx.pollIntervalSeconds)
   const { job_id, status, started_at, total_count, errors } = job
-  return { status: 200, headers, body: { job_id, status, started_at, total_count, errors } }
+  if (ctx.answers === 'full')
+    return { status: 200, headers, body: { job_id, status, started_at, total_count, errors } }
+  // As the description says: started_at once processing, total_count when completed, errors
+  // when completed or failed.
+  const body: Record<string, unknown> = { job_id, status }
+  if (status !== 'pending') body.started_at = started_at
+  if (status === 'completed') body.total_count = total_count
+  if (status === 'completed' || status === 'failed') body.errors = errors
+  return { status: 200, headers, body }
 }
 
 function subjectDigest(ctx: RouteContext): string {
@@ -283,7 +325,10 @@ function listDeploymentRecords(ctx: RouteContext): Reply {
   return {
     status: 200,
     headers: page.headers,
-    body: { total_count: all.length, deployment_records: page.items.map(deploymentJson) }
+    body: {
+      total_count: all.length,
+      deployment_records: page.items.map(r => deploymentJson(r, ctx.answers))
+    }
   }
 }
 
@@ -296,7 +341,10 @@ function listStorageRecords(ctx: RouteContext): Reply {
   return {
     status: 200,
     headers: page.headers,
-    body: { total_count: all.length, storage_records: page.items.map(storageJson) }
+    body: {
+      total_count: all.length,
+      storage_records: page.items.map(r => storageJson(r, ctx.answers, true))
+    }
   }
 }
 
@@ -335,7 +383,10 @@ function createStorageRecord(ctx: RouteContext): Reply {
   const record = upsertStorage(ctx.state, ctx.org, write)
   return {
     status: 200,
-    body: { total_count: 1, storage_records: returnRecords ? [storageJson(record)] : [] }
+    body: {
+      total_count: 1,
+      storage_records: returnRecords ? [storageJson(record, ctx.answers, false)] : []
+    }
   }
 }
 

@@ -10,6 +10,7 @@ import {
   DOCS,
   isGranted,
   permissionHeader,
+  type AnswerShape,
   type Reply,
   type RouteContext,
   type TokenGrant
@@ -23,7 +24,7 @@ import { createState, findOrg, findRepo, type EmulatorState } from './state.js'
 import { isObject } from './validate.js'
 
 export type { Fault, FaultRule } from './faults.js'
-export type { TokenGrant } from './http.js'
+export type { AnswerShape, TokenGrant } from './http.js'
 export type * from './seed.js'
 export type * from './state.js'
 
@@ -37,6 +38,8 @@ export interface EmulatorOptions {
   attestedDigests?: 'any' | string[]
   jobStepMs?: number
   pollIntervalSeconds?: number
+  /** the response shapes, `full` unless told (see AnswerShape); both conform to the description */
+  answers?: AnswerShape
   minWriteGapMs?: number
   /** data applied at start and again on every reset() */
   seed?: SeedData
@@ -55,6 +58,8 @@ export interface RecordedRequest {
   /** 0 until the response finished or the socket closed */
   finishedAt: number
   status: number
+  /** the JSON body of the response (undefined for none, the text when it is not JSON) */
+  response?: unknown
   fault?: string
 }
 
@@ -344,6 +349,7 @@ class EmulatorServer implements Emulator {
       repo,
       jobStepMs: this.options.jobStepMs ?? 50,
       pollIntervalSeconds: this.options.pollIntervalSeconds,
+      answers: this.options.answers ?? 'full',
       later: (ms, fn) => this.later(ms, fn)
     }
     return { reply: this.conditional(record, route.handler(ctx)), docs }
@@ -398,6 +404,7 @@ class EmulatorServer implements Emulator {
     }
     Object.assign(headers, reply.headers)
     record.status = status
+    record.response = text === '' ? undefined : parseLoose(text)
     res.writeHead(status, headers)
     // Stamped before the bytes leave: 'finish' can fire late on a busy event loop, after the client
     // already has the response, which would make the gap to its next write look too short.

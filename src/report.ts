@@ -1,12 +1,14 @@
-import type { RunResult } from './run.js'
+import { recordIds, type RunResult } from './run.js'
 
 /** The action's outputs. Every one is set on every run, empty when there is nothing, so `fromJSON` always works. */
 export function toOutputs(result: RunResult): Record<string, string> {
   return {
     'deployment-records': JSON.stringify(result.deploymentRecords),
-    'deployment-record-ids': result.deploymentRecords.map(r => r.id).join(','),
+    // A record the service returned without `id` (the description does not require it) is
+    // skipped in the ids outputs; the records outputs still hold it with the fields it had.
+    'deployment-record-ids': recordIds(result.deploymentRecords).join(','),
     'storage-records': JSON.stringify(result.storageRecords),
-    'storage-record-ids': result.storageRecords.map(r => r.id).join(','),
+    'storage-record-ids': recordIds(result.storageRecords).join(','),
     'job-id': result.jobId === undefined ? '' : String(result.jobId),
     'job-status': result.jobStatus ?? '',
     errors: JSON.stringify(result.deploymentErrors),
@@ -50,7 +52,7 @@ export function renderSummary(result: RunResult, org: string): string {
     const rows: string[] = []
     for (const r of result.storageRecords) {
       rows.push(
-        `| Storage record | ${cell(String(r.name ?? ''))} | ${cell(String(r.registry_url ?? ''))}${r.repository ? ` / ${cell(r.repository)}` : ''} | ${cell(String(r.status ?? ''))} | ${r.id} |`
+        `| Storage record | ${cell(String(r.name ?? ''))} | ${cell(String(r.registry_url ?? ''))}${r.repository ? ` / ${cell(r.repository)}` : ''} | ${cell(String(r.status ?? ''))} | ${r.id ?? ''} |`
       )
     }
     for (const r of result.deploymentRecords) {
@@ -58,7 +60,7 @@ export function renderSummary(result: RunResult, org: string): string {
         .filter(Boolean)
         .join(' / ')
       rows.push(
-        `| Deployment record | ${cell(String(r.deployment_name ?? ''))} | ${cell(where)} | ${cell(shortDigest(r.digest))} | ${r.id} |`
+        `| Deployment record | ${cell(String(r.deployment_name ?? ''))} | ${cell(where)} | ${cell(shortDigest(r.digest ?? undefined))} | ${r.id ?? ''} |`
       )
     }
     const shown = rows.slice(0, MAX_SUMMARY_ROWS)

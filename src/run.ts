@@ -4,7 +4,7 @@ import { systemClock, type Clock } from './client/clock.js'
 import { ServiceError } from './client/errors.js'
 import { silentLog, type Log } from './client/log.js'
 import type { Inputs } from './inputs.js'
-import { planCluster, recordCluster } from './cluster/record-cluster.js'
+import { ClusterJobError, planCluster, recordCluster } from './cluster/record-cluster.js'
 import { applyLabels, type LabelResultItem } from './labels/apply.js'
 import { planWrites, type PlannedWrite } from './plan.js'
 import {
@@ -146,13 +146,15 @@ async function sendWrites(
     log.info(`Recording ${what} in ${org}`)
     try {
       if (write.kind === 'storage-record') {
-        const records = await createStorageRecord(client, org, write.body)
-        result.storageRecords.push(...records)
-        log.info(`Recorded ${what}${ids(records)}`)
+        const answer = await createStorageRecord(client, org, write.body)
+        result.storageRecords.push(...answer.value)
+        log.info(`Recorded ${what}${ids(answer.value)}`)
+        if (answer.warning) log.warning(`${what}: ${answer.warning}`)
       } else {
-        const records = await createDeploymentRecord(client, org, write.body)
-        result.deploymentRecords.push(...records)
-        log.info(`Recorded ${what}${ids(records)}`)
+        const answer = await createDeploymentRecord(client, org, write.body)
+        result.deploymentRecords.push(...answer.value)
+        log.info(`Recorded ${what}${ids(answer.value)}`)
+        if (answer.warning) log.warning(`${what}: ${answer.warning}`)
       }
       result.done.push(what)
     } catch (error) {
@@ -186,10 +188,15 @@ async function recordWholeCluster(
     if (outcome.failure) result.failures.push({ what, message: outcome.failure })
     else result.done.push(what)
   } catch (error) {
+    const cause = error instanceof ClusterJobError ? error.cause : error
+    if (error instanceof ClusterJobError) {
+      result.jobId = error.jobId
+      result.deploymentErrors.push(...error.rejected)
+    }
     result.failures.push({
       what,
-      message: messageOf(error),
-      fatal: error instanceof ServiceError && error.fatal
+      message: messageOf(cause),
+      fatal: cause instanceof ServiceError && cause.fatal
     })
   }
 }
@@ -309,8 +316,15 @@ export function describeWrite(write: PlannedWrite): string {
   return `deployment record ${b.deployment_name} (${b.status}) in ${where}`
 }
 
-function ids(records: Array<{ id: number }>): string {
-  return records.length > 0 ? `: id ${records.map(r => r.id).join(', ')}` : ''
+/** The ids the service returned; a record without one (the description does not promise it) is left out. */
+function ids(records: Array<{ id?: number | null }>): string {
+  const known = recordIds(records)
+  return known.length > 0 ? `: id ${known.join(', ')}` : ''
+}
+
+/** The ids of the records that carry one: the description does not require `id`. */
+export function recordIds(records: Array<{ id?: number | null }>): number[] {
+  return records.flatMap(r => (typeof r.id === 'number' ? [r.id] : []))
 }
 
 function messageOf(error: unknown): string {

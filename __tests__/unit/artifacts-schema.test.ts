@@ -30,6 +30,13 @@ test('a storage record keeps unknown fields', () => {
   })
 })
 
-test('a record without an id is refused', () => {
-  expect(deploymentRecordSchema.safeParse({ digest: 'sha256:x' }).success).toBe(false)
+test('a record without an id, or with nulls, is read: the description requires none of its fields', () => {
+  expect(deploymentRecordSchema.safeParse({ digest: 'sha256:x' }).success).toBe(true)
+  expect(
+    storageRecordSchema.safeParse({ name: 'a', artifact_url: null, repository: null }).success
+  ).toBe(true)
+})
+
+test('an id of the wrong type is still refused by the reader (a write salvages the rest)', () => {
+  expect(deploymentRecordSchema.safeParse({ id: '7' }).success).toBe(false)
 })

@@ -340,11 +340,27 @@ function errorBody(body: unknown): {
       )
     : undefined
   return {
-    message: typeof record['message'] === 'string' ? record['message'] : undefined,
+    message: messageText(record['message']),
     errors,
     documentationUrl:
       typeof record['documentation_url'] === 'string' ? record['documentation_url'] : undefined
   }
+}
+
+/**
+ * The error's `message`: usually a string, but the cluster endpoints answer 403 and 404 with an
+ * object `{cause, repositories}`, rendered here as `cause (repositories: a, b)`.
+ */
+export function messageText(message: unknown): string | undefined {
+  if (typeof message === 'string') return message
+  if (typeof message !== 'object' || message === null) return undefined
+  const { cause, repositories, ...rest } = message as Record<string, unknown>
+  const parts: string[] = []
+  if (typeof cause === 'string' && cause !== '') parts.push(cause)
+  if (Array.isArray(repositories) && repositories.length > 0)
+    parts.push(`(repositories: ${repositories.map(r => String(r)).join(', ')})`)
+  if (Object.keys(rest).length > 0 || parts.length === 0) parts.push(JSON.stringify(rest))
+  return parts.join(' ')
 }
 
 function versionHint(

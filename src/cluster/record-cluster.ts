@@ -33,6 +33,18 @@ export interface ClusterOutcome {
   failure?: string
 }
 
+/** Following a queued job failed; the job's id and the deployments rejected at creation stay known. */
+export class ClusterJobError extends Error {
+  constructor(
+    readonly jobId: number,
+    readonly rejected: SkippedDeployment[],
+    override readonly cause: unknown
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause))
+    this.name = 'ClusterJobError'
+  }
+}
+
 /** Wait before the next poll: the service's `x-poll-interval` when it sends one, else 2 s growing to 30 s. */
 export function nextPollDelay(
   previousMs: number | undefined,
@@ -70,7 +82,13 @@ export async function recordCluster(
     log.info(
       `Recording ${count} deployments in cluster ${inputs.cluster} (${inputs.logicalEnvironment}) in one request`
     )
-    const { status, records, errors } = await setClusterRecords(client, org, inputs.cluster, body)
+    const { status, records, errors, warning } = await setClusterRecords(
+      client,
+      org,
+      inputs.cluster,
+      body
+    )
+    if (warning) log.warning(`Cluster ${inputs.cluster}: ${warning}`)
     reportSkipped(errors, log)
     log.info(
       `Cluster ${inputs.cluster}: ${records.length} recorded${errors.length ? `, ${errors.length} skipped` : ''} (${status})`
@@ -82,21 +100,32 @@ export async function recordCluster(
   log.info(
     `Recording ${count} deployments in cluster ${inputs.cluster} (${inputs.logicalEnvironment}) as a background job`
   )
-  const { jobId, errors: rejected } = await createJobWhenFree(
-    client,
-    org,
-    inputs,
-    body,
-    clock,
-    log,
-    deadline
-  )
+  const {
+    jobId,
+    errors: rejected,
+    warning
+  } = await createJobWhenFree(client, org, inputs, body, clock, log, deadline)
+  if (warning) log.warning(`Cluster ${inputs.cluster}: ${warning}`)
   reportSkipped(rejected, log)
+  if (jobId === undefined) {
+    // The service took the job (202) but named no id: there is nothing to follow.
+    log.warning(
+      `The job for cluster ${inputs.cluster} was accepted, but the answer names no job id, so ` +
+        'its progress cannot be followed'
+    )
+    return { records: [], skipped: rejected }
+  }
   log.info(
     `Job ${jobId} created for cluster ${inputs.cluster}${rejected.length ? `; ${rejected.length} deployments rejected` : ''}`
   )
 
-  const job = await pollJob(client, org, inputs.cluster, jobId, clock, log, deadline)
+  let job: { final?: ClusterJob; lastStatus?: string }
+  try {
+    job = await pollJob(client, org, inputs.cluster, jobId, clock, log, deadline)
+  } catch (error) {
+    // The job is queued: its id stays in the outputs even when following it failed.
+    throw new ClusterJobError(jobId, rejected, error)
+  }
   // The job's status repeats the deployments rejected at creation: list each once.
   const skipped = uniqueSkipped([...rejected, ...(job.final?.errors ?? [])])
   if (!job.final) {
@@ -132,7 +161,7 @@ async function createJobWhenFree(
   clock: Clock,
   log: Log,
   deadline: number
-): Promise<{ jobId: number; errors: SkippedDeployment[] }> {
+): Promise<{ jobId?: number; errors: SkippedDeployment[]; warning?: string }> {
   let delay: number | undefined
   for (;;) {
     try {

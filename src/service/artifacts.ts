@@ -1,11 +1,18 @@
 import { z } from 'zod'
 import type { ServiceClient } from '../client/client.js'
 import { path } from '../client/paths.js'
-import { parseResponse } from './parse.js'
+import {
+  parseResponse,
+  parseWriteResponse,
+  salvageList,
+  salvageObject,
+  type WriteAnswer
+} from './parse.js'
 
 /** Some answers say `created` where the description says `created_at`: read both. */
-function withCreatedAt<T extends { created_at?: string; created?: string }>(record: T): T {
-  return record.created_at === undefined && record.created !== undefined
+function withCreatedAt<T extends { created_at?: unknown; created?: unknown }>(record: T): T {
+  return (record.created_at === undefined || record.created_at === null) &&
+    typeof record.created === 'string'
     ? { ...record, created_at: record.created }
     : record
 }
@@ -25,46 +32,61 @@ export function deploymentRecordKey(r: {
   ].join('\u0000')
 }
 
-/** Lenient: unknown fields are kept, and `created` is read where `created_at` is missing. */
-export const deploymentRecordSchema = z
-  .looseObject({
-    id: z.number(),
-    digest: z.string().optional(),
-    logical_environment: z.string().nullish(),
-    physical_environment: z.string().nullish(),
-    cluster: z.string().nullish(),
-    deployment_name: z.string().nullish(),
-    created_at: z.string().optional(),
-    created: z.string().optional(),
-    updated_at: z.string().optional()
-  })
-  .transform(withCreatedAt)
+/*
+ * The readers below take only what the action reports, as GitHub's OpenAPI description promises
+ * it: a field the description does not require may be absent or `null`, unknown fields are
+ * kept as they came, and `created` is read where `created_at` is missing.
+ */
+
+const deploymentRecordShape = {
+  id: z.number().nullish(),
+  digest: z.string().nullish(),
+  logical_environment: z.string().nullish(),
+  physical_environment: z.string().nullish(),
+  cluster: z.string().nullish(),
+  deployment_name: z.string().nullish(),
+  attestation_id: z.number().nullish(),
+  created_at: z.string().nullish(),
+  created: z.string().nullish(),
+  updated_at: z.string().nullish()
+}
+export const deploymentRecordSchema = z.looseObject(deploymentRecordShape).transform(withCreatedAt)
 export type DeploymentRecord = z.infer<typeof deploymentRecordSchema>
 
-export const storageRecordSchema = z
-  .looseObject({
-    id: z.number(),
-    name: z.string().optional(),
-    digest: z.string().optional(),
-    registry_url: z.string().nullish(),
-    repository: z.string().nullish(),
-    artifact_url: z.string().nullish(),
-    status: z.string().optional(),
-    created_at: z.string().optional(),
-    created: z.string().optional(),
-    updated_at: z.string().optional()
-  })
-  .transform(withCreatedAt)
+/** The description requires none of a storage record's fields: its own example has no `id`. */
+const storageRecordShape = {
+  id: z.number().nullish(),
+  name: z.string().nullish(),
+  digest: z.string().nullish(),
+  registry_url: z.string().nullish(),
+  repository: z.string().nullish(),
+  artifact_url: z.string().nullish(),
+  status: z.string().nullish(),
+  created_at: z.string().nullish(),
+  created: z.string().nullish(),
+  updated_at: z.string().nullish()
+}
+export const storageRecordSchema = z.looseObject(storageRecordShape).transform(withCreatedAt)
 export type StorageRecord = z.infer<typeof storageRecordSchema>
 
+// `total_count` is required by the description but not used: a body without it is still read.
 const deploymentRecordsResponse = z.looseObject({
-  total_count: z.number().optional(),
-  deployment_records: z.array(deploymentRecordSchema).default([])
+  total_count: z.number().nullish(),
+  deployment_records: z.array(deploymentRecordSchema).nullish()
 })
 const storageRecordsResponse = z.looseObject({
-  total_count: z.number().optional(),
-  storage_records: z.array(storageRecordSchema).default([])
+  total_count: z.number().nullish(),
+  storage_records: z.array(storageRecordSchema).nullish()
 })
+
+const salvageDeploymentRecords = (body: unknown): DeploymentRecord[] =>
+  salvageList(deploymentRecordShape, body, 'deployment_records').map(
+    r => withCreatedAt(r) as DeploymentRecord
+  )
+const salvageStorageRecords = (body: unknown): StorageRecord[] =>
+  salvageList(storageRecordShape, body, 'storage_records').map(
+    r => withCreatedAt(r) as StorageRecord
+  )
 
 export interface DeploymentRecordBody {
   name: string
@@ -103,19 +125,30 @@ export async function createDeploymentRecord(
   client: ServiceClient,
   org: string,
   body: DeploymentRecordBody
-): Promise<DeploymentRecord[]> {
+): Promise<WriteAnswer<DeploymentRecord[]>> {
   const response = await client.request('POST', deploymentRecordPath(org), { body })
-  return parseResponse(deploymentRecordsResponse, response.body, 'deployment record')
-    .deployment_records
+  const answer = parseWriteResponse(
+    deploymentRecordsResponse,
+    response.body,
+    'deployment record',
+    body => ({ deployment_records: salvageDeploymentRecords(body) })
+  )
+  return { value: answer.value.deployment_records ?? [], warning: answer.warning }
 }
 
 export async function createStorageRecord(
   client: ServiceClient,
   org: string,
   body: StorageRecordBody
-): Promise<StorageRecord[]> {
+): Promise<WriteAnswer<StorageRecord[]>> {
   const response = await client.request('POST', storageRecordPath(org), { body })
-  return parseResponse(storageRecordsResponse, response.body, 'storage record').storage_records
+  const answer = parseWriteResponse(
+    storageRecordsResponse,
+    response.body,
+    'storage record',
+    body => ({ storage_records: salvageStorageRecords(body) })
+  )
+  return { value: answer.value.storage_records ?? [], warning: answer.warning }
 }
 
 export async function listDeploymentRecords(
@@ -124,9 +157,11 @@ export async function listDeploymentRecords(
   digest: string
 ): Promise<DeploymentRecord[]> {
   return client.paginate(
-    path`/orgs/${org}/artifacts/${digest}/metadata/deployment-records` + '?per_page=100',
+    // The description declares no per_page or page here: the link header leads to more pages.
+    path`/orgs/${org}/artifacts/${digest}/metadata/deployment-records`,
     body =>
-      parseResponse(deploymentRecordsResponse, body, 'deployment record list').deployment_records
+      parseResponse(deploymentRecordsResponse, body, 'deployment record list').deployment_records ??
+      []
   )
 }
 
@@ -136,35 +171,41 @@ export async function listStorageRecords(
   digest: string
 ): Promise<StorageRecord[]> {
   return client.paginate(
-    path`/orgs/${org}/artifacts/${digest}/metadata/storage-records` + '?per_page=100',
-    body => parseResponse(storageRecordsResponse, body, 'storage record list').storage_records
+    path`/orgs/${org}/artifacts/${digest}/metadata/storage-records`,
+    body => parseResponse(storageRecordsResponse, body, 'storage record list').storage_records ?? []
   )
 }
 
-/** A deployment the service skipped or rejected, as it reports it. */
-export const skippedDeploymentSchema = z.looseObject({
-  cause: z.string().optional(),
+/**
+ * A deployment the service skipped or rejected, as it reports it. The job endpoints describe
+ * these items only as objects, so every field may be absent or null, `deployment` included.
+ */
+const skippedDeploymentShape = {
+  cause: z.string().nullish(),
   deployment: z
     .looseObject({
-      name: z.string().optional(),
-      digest: z.string().optional(),
-      deployment_name: z.string().optional()
+      name: z.string().nullish(),
+      digest: z.string().nullish(),
+      deployment_name: z.string().nullish()
     })
-    .optional()
-})
+    .nullish()
+}
+export const skippedDeploymentSchema = z.looseObject(skippedDeploymentShape)
 export type SkippedDeployment = z.infer<typeof skippedDeploymentSchema>
+const salvageSkipped = (body: unknown): SkippedDeployment[] =>
+  salvageList(skippedDeploymentShape, body, 'errors')
 
 const clusterSetResponse = z.looseObject({
-  total_count: z.number().optional(),
-  deployment_records: z.array(deploymentRecordSchema).default([]),
-  errors: z.array(skippedDeploymentSchema).default([])
+  total_count: z.number().nullish(),
+  deployment_records: z.array(deploymentRecordSchema).nullish(),
+  errors: z.array(skippedDeploymentSchema).nullish()
 })
 const jobCreatedResponse = z.looseObject({
   job_id: z.number(),
   errors: z.array(skippedDeploymentSchema).nullish()
 })
 export const clusterJobSchema = z.looseObject({
-  job_id: z.number().optional(),
+  job_id: z.number().nullish(),
   status: z.string(),
   started_at: z.string().nullish(),
   total_count: z.number().nullish(),
@@ -189,21 +230,46 @@ export async function setClusterRecords(
   org: string,
   cluster: string,
   body: ClusterBody
-): Promise<{ status: number; records: DeploymentRecord[]; errors: SkippedDeployment[] }> {
+): Promise<{
+  status: number
+  records: DeploymentRecord[]
+  errors: SkippedDeployment[]
+  warning?: string
+}> {
   const response = await client.request('POST', clusterPath(org, cluster), { body })
-  const parsed = parseResponse(clusterSetResponse, response.body, 'cluster set')
-  return { status: response.status, records: parsed.deployment_records, errors: parsed.errors }
+  const { value, warning } = parseWriteResponse(
+    clusterSetResponse,
+    response.body,
+    'cluster set',
+    body => ({
+      deployment_records: salvageDeploymentRecords(body),
+      errors: salvageSkipped(body)
+    })
+  )
+  return {
+    status: response.status,
+    records: value.deployment_records ?? [],
+    errors: value.errors ?? [],
+    warning
+  }
 }
 
+/** The job, when the answer names its id: without one there is no job to follow. */
 export async function createClusterJob(
   client: ServiceClient,
   org: string,
   cluster: string,
   body: ClusterBody
-): Promise<{ jobId: number; errors: SkippedDeployment[] }> {
+): Promise<{ jobId?: number; errors: SkippedDeployment[]; warning?: string }> {
   const response = await client.request('POST', clusterJobsPath(org, cluster), { body })
-  const parsed = parseResponse(jobCreatedResponse, response.body, 'cluster job')
-  return { jobId: parsed.job_id, errors: parsed.errors ?? [] }
+  const { value, warning } = parseWriteResponse<{
+    job_id?: number
+    errors?: SkippedDeployment[] | null
+  }>(jobCreatedResponse, response.body, 'cluster job', body => {
+    const id = salvageObject({ job_id: z.number() }, body)?.['job_id']
+    return { job_id: typeof id === 'number' ? id : undefined, errors: salvageSkipped(body) }
+  })
+  return { jobId: value.job_id ?? undefined, errors: value.errors ?? [], warning }
 }
 
 /** One poll. With the etag of the previous answer a 304 says nothing changed (and costs no quota). */

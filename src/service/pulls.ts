@@ -104,7 +104,8 @@ export async function getIssue(
 
 /**
  * The pull requests that the service links to a commit. Its index can lag a few seconds
- * behind a merge; a commit the service does not know answers 422, read here as none.
+ * behind a merge; a commit the service does not know answers 422, and an empty repository
+ * answers 409 (the description lists it): both read here as none.
  */
 export async function pullsForCommit(
   client: ServiceClient,
@@ -118,7 +119,7 @@ export async function pullsForCommit(
       body => parseResponse(z.array(pullSchema), body, 'commit pull request list')
     )
   } catch (error) {
-    if (error instanceof ServiceError && error.status === 422) return []
+    if (error instanceof ServiceError && (error.status === 422 || error.status === 409)) return []
     throw error
   }
 }

@@ -1,0 +1,224 @@
+/*
+ * Every request the action sends, checked against GitHub's published OpenAPI description
+ * (see openapi.ts for how its 3.0 schemas are read), and every answer the emulator gives to the
+ * artifact and label operations checked against the description's response schemas, so that the
+ * emulator cannot drift from the service it stands in for.
+ *
+ * The bundled action runs as a process, as the runner starts it (scripts/run-action.ts), for the
+ * four record jobs, a dry run and the label work against an emulator answering in the full
+ * shapes; the same jobs also run in process (src/run.ts) against an emulator answering in the
+ * shapes of the description's examples (storage records without `id`, `created`, ...).
+ *
+ * Where the description contradicts its own examples, the example wins: a storage record's
+ * `path` is typed `format: uri` while its example is the relative path
+ * `com/github/bar/libfoo-1.2.3`, so `path` is checked as a URI reference; and the deployment
+ * record's example says `created` where its schema names only `created_at`, so the answers may
+ * carry `created`.
+ */
+import { DIGEST, TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
+import { MemoryLog } from '../../__fixtures__/memory-log.js'
+import { ScaledClock } from '../../__fixtures__/scaled-clock.js'
+import type { AnswerShape, Emulator, RecordedRequest, SeedData } from '../../emulator/server.js'
+import { runAction } from '../../scripts/run-action.js'
+import { parseInputs, type RawInputs } from '../../src/inputs.js'
+import { run } from '../../src/run.js'
+import { checkRequest, Description, type Operation, type Problem } from './openapi.js'
+
+const description = new Description()
+
+const sha = (n: number) => n.toString(16).padStart(2, '0').repeat(20)
+const DIGEST_2 = 'sha256:' + 'fedcba9876543210'.repeat(4)
+const SEED: SeedData = {
+  labels: { 'acme/web': [{ name: 'deployed', color: 'ededed' }, { name: 'staging' }] },
+  pulls: {
+    'acme/web': [
+      { number: 12, merged: true, body: 'Fixes #20', labels: ['staging'] },
+      { number: 14, merged: true }
+    ]
+  },
+  issues: { 'acme/web': [{ number: 20, title: 'Broken retries' }] },
+  commits: {
+    'acme/web': [
+      { sha: sha(1), message: 'Start' },
+      { sha: sha(2), message: 'Add retries (#12)', pulls: [12] },
+      { sha: sha(3), message: 'Tune the pool', pulls: [14] }
+    ]
+  }
+}
+
+/** The jobs, as the inputs a workflow would give the step. */
+const JOBS: Record<string, RawInputs> = {
+  'deployment and storage record': {
+    digest: `ghcr.io/acme/web@${DIGEST}`,
+    version: '2.0.0',
+    environment: 'production',
+    'physical-environment': 'eu-west-1',
+    cluster: 'prod-eu-1',
+    tags: 'team=web',
+    'runtime-risks': 'internet-exposed',
+    'registry-url': 'https://ghcr.io',
+    'artifact-url': 'https://ghcr.io/acme/web',
+    'registry-repository': 'acme/web',
+    'storage-path': 'acme/web/2.0.0'
+  },
+  'dry run': {
+    digest: `ghcr.io/acme/web@${DIGEST}`,
+    environment: 'production',
+    'registry-url': 'https://ghcr.io',
+    'dry-run': 'true'
+  },
+  'cluster set': {
+    cluster: 'prod-eu-1',
+    environment: 'production',
+    'physical-environment': 'eu-west-1',
+    'cluster-mode': 'sync',
+    'partial-success': 'true',
+    deployments: JSON.stringify([
+      { name: 'ghcr.io/acme/api', digest: DIGEST, deployment_name: 'prod-api' },
+      { name: 'ghcr.io/acme/web', digest: DIGEST_2, deployment_name: 'prod-web', version: '2.0.0' }
+    ])
+  },
+  'cluster job': {
+    cluster: 'prod-eu-2',
+    environment: 'production',
+    'cluster-mode': 'job',
+    deployments: JSON.stringify([
+      { name: 'ghcr.io/acme/api', digest: DIGEST, deployment_name: 'prod-api' }
+    ])
+  },
+  labels: {
+    labels: 'deployed,production',
+    'remove-labels': 'staging',
+    'label-color': '0e8a16',
+    'label-description': 'Shipped to production',
+    'pull-requests': 'auto',
+    since: sha(1),
+    'label-linked-issues': 'true'
+  }
+}
+
+const runnerEnv = (emulator: Emulator) => ({
+  GITHUB_REPOSITORY: 'acme/web',
+  GITHUB_API_URL: emulator.url,
+  GITHUB_SHA: sha(3),
+  GITHUB_EVENT_NAME: 'workflow_dispatch'
+})
+
+/** Operations whose answers the emulator shapes in full, checked with unknown fields refused. */
+const ANSWERS_CHECKED = /^(orgs\/.*artifact|orgs\/.*cluster|issues\/.*label)/
+
+/** The contradictions named at the top, resolved as the examples show. */
+function adjustAnswer(schema: Record<string, unknown>): Record<string, unknown> {
+  const text = JSON.stringify(schema)
+  if (!text.includes('artifact-deployment-record')) return schema
+  const record = description.resolve({ $ref: '#/components/schemas/artifact-deployment-record' })
+  const properties = record['properties'] as Record<string, unknown>
+  const patched = { ...record, properties: { ...properties, created: { type: 'string' } } }
+  return JSON.parse(
+    text.replace(
+      /\{"\$ref":"#\/components\/schemas\/artifact-deployment-record"\}/g,
+      JSON.stringify(patched)
+    )
+  ) as Record<string, unknown>
+}
+
+function adjust(op: Operation, schema: Record<string, unknown>) {
+  if (op.operationId !== 'orgs/create-artifact-storage-record') return schema
+  const properties = schema['properties'] as Record<string, Record<string, unknown>>
+  return {
+    ...schema,
+    properties: { ...properties, path: { ...properties['path'], format: 'uri-reference' } }
+  }
+}
+
+let full: Emulator
+let examples: Emulator
+beforeAll(async () => {
+  const options = { seed: SEED, jobStepMs: 20, pollIntervalSeconds: 1 }
+  full = await withEmulator({ ...options, answers: 'full' })
+  examples = await withEmulator({ ...options, answers: 'examples' })
+})
+afterAll(async () => Promise.all([full.close(), examples.close()]))
+
+const seen: Array<{ shape: AnswerShape; request: RecordedRequest }> = []
+
+test('the bundled action, started as the runner starts it, does each job', async () => {
+  const runs = await Promise.all(
+    Object.entries(JOBS).map(async ([name, inputs]) => {
+      const result = await runAction(
+        { token: TOKEN, ...(inputs as Record<string, string>) },
+        runnerEnv(full)
+      )
+      return { name, code: result.code, stderr: result.stderr }
+    })
+  )
+  expect(runs).toEqual(Object.keys(JOBS).map(name => ({ name, code: 0, stderr: '' })))
+  seen.push(...full.requests.map(request => ({ shape: 'full' as const, request })))
+})
+
+test('the same jobs in process against answers shaped like the description examples', async () => {
+  const outcomes = await Promise.all(
+    Object.entries(JOBS).map(async ([name, inputs]) => {
+      const raw = { token: TOKEN, 'api-url': examples.url, repository: 'acme/web', ...inputs }
+      const result = await run(parseInputs(raw, {}), {
+        log: new MemoryLog(),
+        clock: new ScaledClock(50),
+        random: () => 0,
+        event: { eventName: 'workflow_dispatch', payload: {}, sha: sha(3), ref: 'refs/heads/main' }
+      })
+      return { name, failures: result.failures }
+    })
+  )
+  expect(outcomes).toEqual(Object.keys(JOBS).map(name => ({ name, failures: [] })))
+  seen.push(...examples.requests.map(request => ({ shape: 'examples' as const, request })))
+})
+
+test('every request conforms to the description, and every checked answer too', () => {
+  const rejected: Problem[] = []
+  const operations = new Set<string>()
+  let answers = 0
+  for (const { shape, request } of seen) {
+    const { op, problems } = checkRequest(description, request, adjust)
+    rejected.push(...problems)
+    if (!op) continue
+    operations.add(`${op.method} ${op.template}`)
+    const status = String(request.status)
+    if (!status.startsWith('2') || !ANSWERS_CHECKED.test(op.operationId)) continue
+    const { schema } = description.response(op, status)
+    if (!schema) continue
+    answers++
+    const errors = description.check(
+      `${op.operationId}:${status}:answer`,
+      adjustAnswer(schema),
+      true,
+      request.response
+    )
+    if (errors)
+      rejected.push({ where: `${shape} answer to ${request.method} ${request.url}`, errors })
+  }
+  console.log(
+    `conformance: ${seen.length} requests checked against the description ` +
+      `(${operations.size} operations), ${answers} emulator answers checked, ` +
+      `${rejected.length} rejected`
+  )
+  expect(rejected).toEqual([])
+  expect([...operations].sort()).toEqual([
+    'DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}',
+    'GET /orgs/{org}/artifacts/metadata/deployment-record/cluster/{cluster}/jobs/{job_id}',
+    'GET /orgs/{org}/artifacts/{subject_digest}/metadata/deployment-records',
+    'GET /orgs/{org}/artifacts/{subject_digest}/metadata/storage-records',
+    'GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls',
+    'GET /repos/{owner}/{repo}/compare/{basehead}',
+    'GET /repos/{owner}/{repo}/issues/{issue_number}',
+    'GET /repos/{owner}/{repo}/issues/{issue_number}/labels',
+    'GET /repos/{owner}/{repo}/labels/{name}',
+    'GET /repos/{owner}/{repo}/pulls/{pull_number}',
+    'PATCH /repos/{owner}/{repo}/labels/{name}',
+    'POST /orgs/{org}/artifacts/metadata/deployment-record',
+    'POST /orgs/{org}/artifacts/metadata/deployment-record/cluster/{cluster}',
+    'POST /orgs/{org}/artifacts/metadata/deployment-record/cluster/{cluster}/jobs',
+    'POST /orgs/{org}/artifacts/metadata/storage-record',
+    'POST /repos/{owner}/{repo}/issues/{issue_number}/labels',
+    'POST /repos/{owner}/{repo}/labels'
+  ])
+})
