@@ -9,8 +9,3 @@ export type RuntimeRisk = (typeof RUNTIME_RISKS)[number]
 export const DEPLOYMENT_STATUSES = ['deployed', 'decommissioned'] as const
 export const STORAGE_STATUSES = ['active', 'eol', 'deleted'] as const
 export const MAX_TAGS = 5
-
-export interface InputProblem {
-  input: string
-  message: string
-}

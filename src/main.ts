@@ -1,5 +1,5 @@
 import * as core from '@actions/core'
-import { InputError, parseInputs, readRawInputs } from './inputs.js'
+import { InputError, parseInputs, readRawInputs } from './inputs/index.js'
 import { failureReport, renderSummary, toOutputs } from './report.js'
 import { readRunEvent } from './run-event.js'
 import { run, type RunOptions } from './run.js'

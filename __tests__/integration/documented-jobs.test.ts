@@ -18,7 +18,7 @@ import {
 import { runAction, type ActionRun } from '../../scripts/run-action.js'
 import { withEmulator, TOKEN } from '../../__fixtures__/emulator.js'
 import type { Emulator } from '../../emulator/server.js'
-import { defaultDeploymentName } from '../../src/inputs.js'
+import { defaultDeploymentName } from '../../src/inputs/index.js'
 
 const ORG = REPOSITORY.split('/')[0] as string
 /** Above the set request's 1000 items: `cluster-mode: auto` makes a background job. */

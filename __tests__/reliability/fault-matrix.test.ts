@@ -25,7 +25,7 @@ import type { Emulator, Fault, RecordedRequest } from '../../emulator/server.js'
 import type { Clock } from '../../src/client/clock.js'
 import { MAX_REDIRECTS } from '../../src/client/client.js'
 import { RESET_MARGIN_MS, UNTIMED_RATE_LIMIT_WAIT_MS } from '../../src/client/retry-policy.js'
-import { parseInputs, type RawInputs } from '../../src/inputs.js'
+import { parseInputs, type RawInputs } from '../../src/inputs/index.js'
 import { toOutputs } from '../../src/report.js'
 import { run, type RunResult } from '../../src/run.js'
 

@@ -8,20 +8,17 @@ import { DIGEST, TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
 import { CLUSTER_ITEMS, singleDeployment, wholeCluster } from '../../__fixtures__/reliability.js'
 import type { Emulator } from '../../emulator/server.js'
 import { JOB_LIMIT, SYNC_LIMIT } from '../../src/cluster/items.js'
+import { DEPLOYMENT_STATUSES, MAX_TAGS, RUNTIME_RISKS, STORAGE_STATUSES } from '../../src/limits.js'
 import {
-  DEPLOYMENT_STATUSES,
   INPUT_NAMES,
   InputError,
   MAX_RETRIES_LIMIT,
-  MAX_TAGS,
   parseInputs,
-  RUNTIME_RISKS,
-  STORAGE_STATUSES,
   type FileReader,
   type InputName,
   type Inputs,
   type RawInputs
-} from '../../src/inputs.js'
+} from '../../src/inputs/index.js'
 
 // A fixed seed keeps CI reproducible: a failure names its counterexample and happens again.
 // Set FC_SEED to explore other corners locally.

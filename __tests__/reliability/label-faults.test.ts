@@ -3,7 +3,7 @@ import { MemoryLog } from '../../__fixtures__/memory-log.js'
 import { RecordingDispatcher } from '../../__fixtures__/reliability.js'
 import { ScaledClock } from '../../__fixtures__/scaled-clock.js'
 import type { Emulator, Fault } from '../../emulator/server.js'
-import { parseInputs } from '../../src/inputs.js'
+import { parseInputs } from '../../src/inputs/index.js'
 import { run } from '../../src/run.js'
 
 /**

@@ -18,7 +18,7 @@ import { labelRoutes } from '../../emulator/routes-labels.js'
 import type { Emulator } from '../../emulator/server.js'
 import { ServiceClient } from '../../src/client/client.js'
 import { path } from '../../src/client/paths.js'
-import { InputError, parseInputs } from '../../src/inputs.js'
+import { InputError, parseInputs } from '../../src/inputs/index.js'
 import { run } from '../../src/run.js'
 
 // A fixed seed keeps CI reproducible: a failure names its counterexample and happens again.

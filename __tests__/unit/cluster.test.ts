@@ -1,6 +1,6 @@
 import { FIRST_POLL_MS, MAX_POLL_MS, nextPollDelay } from '../../src/cluster/record-cluster.js'
 import { MAX_LISTED_PROBLEMS, validateClusterItems } from '../../src/cluster/items.js'
-import { InputError, parseInputs, type FileReader, type RawInputs } from '../../src/inputs.js'
+import { InputError, parseInputs, type FileReader, type RawInputs } from '../../src/inputs/index.js'
 
 const digest = (n: number) => 'sha256:' + n.toString(16).padStart(64, '0')
 const item = (n: number, over: Record<string, unknown> = {}) => ({

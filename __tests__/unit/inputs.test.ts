@@ -3,9 +3,9 @@ import {
   InputError,
   parseInputs,
   readRawInputs,
-  splitList,
   type RawInputs
-} from '../../src/inputs.js'
+} from '../../src/inputs/index.js'
+import { splitList } from '../../src/text.js'
 
 const DIGEST = 'sha256:' + 'a'.repeat(64)
 const base: RawInputs = {

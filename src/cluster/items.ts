@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { DEPLOYMENT_STATUSES, MAX_TAGS, RUNTIME_RISKS, type InputProblem } from '../limits.js'
+import type { InputProblem } from '../inputs/problems.js'
+import { DEPLOYMENT_STATUSES, MAX_TAGS, RUNTIME_RISKS } from '../limits.js'
 
 /** One deployment of a cluster, in the service's field names, as sent. */
 export interface ClusterItem {

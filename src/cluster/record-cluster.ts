@@ -1,7 +1,7 @@
 import type { Clock } from '../client/clock.js'
 import { ServiceError } from '../client/errors.js'
 import type { Log } from '../client/log.js'
-import type { ClusterInputs } from '../inputs.js'
+import type { ClusterInputs } from './inputs.js'
 import {
   clusterJobsPath,
   clusterPath,

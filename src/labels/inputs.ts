@@ -1,4 +1,4 @@
-import type { InputProblem } from '../limits.js'
+import type { InputProblem } from '../inputs/problems.js'
 import { hasControlCharacters, splitList } from '../text.js'
 
 export const LABEL_INPUT_NAMES = [

@@ -1,0 +1,168 @@
+import { readFileSync, statSync } from 'node:fs'
+import { isAbsolute, resolve } from 'node:path'
+import { z } from 'zod'
+import { boundedText, booleanSchema, clusterSchema, oneOf } from '../inputs/fields.js'
+import { INPUT_DEFAULTS, type RawInputs } from '../inputs/names.js'
+import { Collector, type Parsed } from '../inputs/problems.js'
+import { JOB_LIMIT, SYNC_LIMIT, validateClusterItems, type ClusterItem } from './items.js'
+
+export const CLUSTER_MODES = ['auto', 'sync', 'job'] as const
+export const DEFAULT_JOB_TIMEOUT_SECONDS = Number(INPUT_DEFAULTS['job-timeout'])
+/** A service job runs for at most six hours; waiting longer than that cannot help. */
+export const MAX_JOB_TIMEOUT_SECONDS = 6 * 60 * 60
+/** Far above 5000 deployments of JSON; a larger file is a mistake, not a cluster. */
+export const MAX_DEPLOYMENTS_FILE_BYTES = 64 * 1024 * 1024
+
+/** A whole cluster: many deployments in one set request or one background job. */
+export interface ClusterInputs {
+  cluster: string
+  logicalEnvironment: string
+  physicalEnvironment?: string
+  items: ClusterItem[]
+  /** `auto` already resolved by the item count. */
+  mode: 'sync' | 'job'
+  partialSuccess: boolean
+  jobTimeoutSeconds: number
+}
+
+export interface FileReader {
+  size(path: string): number
+  read(path: string): string
+}
+
+const diskReader: FileReader = {
+  size: path => statSync(path).size,
+  read: path => readFileSync(path, 'utf8')
+}
+
+type Env = Record<string, string | undefined>
+
+/** Whether the inputs ask for a whole cluster. */
+export function wantsWholeCluster(raw: RawInputs): boolean {
+  return [raw['deployments'], raw['deployments-file']].some(v => (v ?? '').trim() !== '')
+}
+
+/**
+ * A whole cluster from `deployments` or `deployments-file`, with `cluster` and `environment`.
+ * Without either, only its own inputs are checked: given, they belong to a whole cluster.
+ */
+export function parseClusterInputs(
+  raw: RawInputs,
+  env: Env,
+  files: FileReader = diskReader,
+  { serviceRepository }: { serviceRepository?: string } = {}
+): Parsed<ClusterInputs> {
+  const c = new Collector(raw)
+  const mode = c.take('cluster-mode', z.enum(CLUSTER_MODES, { error: oneOf(CLUSTER_MODES) }))
+  const partialSuccess = c.take('partial-success', booleanSchema)
+  const jobTimeout = c.take('job-timeout', jobTimeoutSchema)
+  if (!wantsWholeCluster(raw)) {
+    c.refuseGiven(
+      ['cluster-mode', 'partial-success', 'job-timeout'],
+      'belongs to a whole cluster, which needs `deployments` or `deployments-file`'
+    )
+    return { problems: c.problems }
+  }
+
+  const items = readItems(c, env, files, serviceRepository)
+  const environment = c.take('environment', boundedText(1, 128))
+  const physicalEnvironment = c.take('physical-environment', boundedText(1, 128))
+  const cluster = c.take('cluster', clusterSchema)
+  if (environment === undefined && !c.failed('environment'))
+    c.problem('environment', 'is required for a whole cluster')
+  if (cluster === undefined && !c.failed('cluster'))
+    c.problem('cluster', 'is required for a whole cluster')
+  if (items !== undefined) {
+    const count = items.length
+    const input = c.given('deployments') ? 'deployments' : 'deployments-file'
+    if (count > JOB_LIMIT) {
+      c.problem(
+        input,
+        `has ${count} deployments; one step records at most ${JOB_LIMIT} (split the cluster)`
+      )
+    } else if (mode === 'sync' && count > SYNC_LIMIT) {
+      c.problem(
+        input,
+        `has ${count} deployments; \`cluster-mode: sync\` sends at most ${SYNC_LIMIT} (use job or auto)`
+      )
+    }
+  }
+  if (c.problems.length > 0 || !items || !environment || !cluster) return { problems: c.problems }
+  return {
+    value: {
+      cluster,
+      logicalEnvironment: environment,
+      physicalEnvironment,
+      items,
+      mode: mode === 'sync' || mode === 'job' ? mode : items.length > SYNC_LIMIT ? 'job' : 'sync',
+      partialSuccess: partialSuccess ?? false,
+      jobTimeoutSeconds: jobTimeout ?? DEFAULT_JOB_TIMEOUT_SECONDS
+    },
+    problems: c.problems
+  }
+}
+
+/** The cluster's deployments from `deployments` or `deployments-file`, read as data only. */
+function readItems(
+  c: Collector,
+  env: Env,
+  files: FileReader,
+  serviceRepository: string | undefined
+): ClusterItem[] | undefined {
+  if (c.given('deployments') && c.given('deployments-file')) {
+    c.problem('deployments-file', 'give either `deployments` or `deployments-file`, not both')
+    return undefined
+  }
+  const input = c.given('deployments') ? 'deployments' : 'deployments-file'
+  let text: string
+  if (input === 'deployments') {
+    text = c.text('deployments')
+  } else {
+    const given = c.text('deployments-file')
+    const path = isAbsolute(given)
+      ? given
+      : resolve(env['GITHUB_WORKSPACE'] ?? process.cwd(), given)
+    try {
+      const size = files.size(path)
+      if (size > MAX_DEPLOYMENTS_FILE_BYTES) {
+        c.problem(
+          input,
+          `\`${given}\` is ${size} bytes; at most ${MAX_DEPLOYMENTS_FILE_BYTES} are read`
+        )
+        return undefined
+      }
+      text = files.read(path)
+    } catch (error) {
+      const code = (error as { code?: string }).code
+      c.problem(
+        input,
+        `cannot read \`${given}\`${code === 'ENOENT' ? ': no such file' : code ? ` (${code})` : ''}`
+      )
+      return undefined
+    }
+  }
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch (error) {
+    c.problem(input, `is not valid JSON: ${(error as Error).message}`)
+    return undefined
+  }
+  const { items, problems } = validateClusterItems(parsed, input, {
+    github_repository: serviceRepository
+  })
+  for (const p of problems) c.problem(p.input, p.message)
+  return problems.length === 0 ? items : undefined
+}
+
+const jobTimeoutSchema = z.string().transform((value, ctx) => {
+  const n = Number(value)
+  if (!/^\d+$/.test(value) || n < 1 || n > MAX_JOB_TIMEOUT_SECONDS) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `\`${value}\` is not a whole number of seconds from 1 to ${MAX_JOB_TIMEOUT_SECONDS}`
+    })
+    return z.NEVER
+  }
+  return n
+})

@@ -1,0 +1,121 @@
+import { z } from 'zod'
+import { DEFAULT_API_VERSION } from '../client/client.js'
+import type { Collector } from './problems.js'
+
+export const DEFAULT_API_URL = 'https://api.github.com'
+
+type Env = Record<string, string | undefined>
+
+export interface Connection {
+  token: string
+  /** Without a trailing slash. */
+  apiUrl: string
+  apiVersion: string
+  org: string
+  repository: { owner: string; name: string }
+  /** The repository's name when its owner is `org`: sent as `github_repository`. */
+  serviceRepository?: string
+}
+
+/**
+ * Where to send and as whom: `token`, `api-url`, `api-version`, `org`, `repository`, each falling
+ * back on the run's variables. `repository` is undefined when neither the input nor
+ * GITHUB_REPOSITORY gives one (only labels need it).
+ */
+export function readConnection(
+  c: Collector,
+  env: Env
+): { connection?: Connection; repository?: { owner: string; name: string } } {
+  const token = c.take('token', nonEmptyText('a token'), env['GITHUB_TOKEN'])
+  if (token === undefined && !c.failed('token')) {
+    c.problem('token', 'is empty: pass `token`, or run in a workflow where GITHUB_TOKEN is set')
+  }
+  const apiUrl = c.take('api-url', serviceUrl, env['GITHUB_API_URL']) ?? DEFAULT_API_URL
+  const apiVersion = c.take('api-version', apiVersionSchema) ?? DEFAULT_API_VERSION
+  const repository = c.take('repository', repositorySchema, env['GITHUB_REPOSITORY'])
+  const org = c.take('org', orgSchema) ?? repository?.owner
+  if (org === undefined && !c.failed('org') && !c.failed('repository')) {
+    c.problem('org', 'is empty and no `repository` (GITHUB_REPOSITORY) to take its owner from')
+  }
+  if (token === undefined || org === undefined) return { repository }
+  return {
+    repository,
+    connection: {
+      token,
+      apiUrl,
+      apiVersion,
+      org,
+      repository: repository ?? { owner: org, name: '' },
+      serviceRepository: serviceRepositoryOf(repository, org)
+    }
+  }
+}
+
+export function serviceRepositoryOf(
+  repository: { owner: string; name: string } | undefined,
+  org: string | undefined
+): string | undefined {
+  if (!repository || !org || !repository.name) return undefined
+  return repository.owner.toLowerCase() === org.toLowerCase() ? repository.name : undefined
+}
+
+function nonEmptyText(what: string) {
+  return z
+    .string()
+    .refine(value => !/[\s]/.test(value), { error: `${what} cannot contain white space` })
+}
+
+const LOOPBACK_HOSTS = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i
+
+const serviceUrl = z.string().transform((value, ctx) => {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    ctx.addIssue({ code: 'custom', message: `\`${value}\` is not a URL` })
+    return z.NEVER
+  }
+  const loopback = LOOPBACK_HOSTS.test(url.hostname)
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must use https (plain http only for localhost and 127.0.0.1)'
+    })
+    return z.NEVER
+  }
+  if (url.username || url.password || url.search || url.hash) {
+    ctx.addIssue({ code: 'custom', message: 'must not carry credentials, a query or a fragment' })
+    return z.NEVER
+  }
+  return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`
+})
+
+const apiVersionSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, {
+  error: issue => `\`${String(issue.input)}\` is not a date version like 2026-03-10`
+})
+
+const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/
+const REPO_NAME = /^[A-Za-z0-9._-]{1,100}$/
+
+const orgSchema = z.string().regex(OWNER, {
+  error: issue =>
+    `\`${String(issue.input)}\` is not an organization name (letters, digits and -, at most 39)`
+})
+
+const repositorySchema = z.string().transform((value, ctx) => {
+  const [owner, given, ...rest] = value.split('/')
+  // `.git` goes first, so that the name checks see what is actually used.
+  const name = given?.replace(/\.git$/, '')
+  if (
+    owner === undefined ||
+    name === undefined ||
+    rest.length > 0 ||
+    !OWNER.test(owner) ||
+    !REPO_NAME.test(name) ||
+    /^\.+$/.test(name)
+  ) {
+    ctx.addIssue({ code: 'custom', message: `\`${value}\` is not of the form owner/name` })
+    return z.NEVER
+  }
+  return { owner, name }
+})

@@ -1,0 +1,103 @@
+import { z } from 'zod'
+import {
+  parseClusterInputs,
+  wantsWholeCluster,
+  type ClusterInputs,
+  type FileReader
+} from '../cluster/inputs.js'
+import { LABEL_INPUT_NAMES, parseLabelInputs, type LabelInputs } from '../labels/inputs.js'
+import { parseRecordInputs, type RecordInputs } from '../records/inputs.js'
+import { readConnection, type Connection } from './connection.js'
+import { booleanSchema } from './fields.js'
+import { INPUT_DEFAULTS, withoutDefaults, type RawInputs } from './names.js'
+import { Collector, InputError, type InputProblem } from './problems.js'
+
+export { INPUT_DEFAULTS, INPUT_NAMES, readRawInputs, withoutDefaults } from './names.js'
+export type { InputName, RawInputs } from './names.js'
+export { InputError, type InputProblem } from './problems.js'
+export type { Connection } from './connection.js'
+export type { Artifact, DeploymentRecordInput, StorageRecordInput } from '../records/inputs.js'
+export type { ClusterInputs } from '../cluster/inputs.js'
+export { defaultDeploymentName } from '../records/inputs.js'
+export type { FileReader } from '../cluster/inputs.js'
+
+export const MAX_RETRIES_LIMIT = 10
+export const DEFAULT_MAX_RETRIES = Number(INPUT_DEFAULTS['max-retries'])
+
+export interface Inputs {
+  connection: Connection
+  /** The artifact of the storage and / or deployment record. */
+  artifact?: RecordInputs['artifact']
+  deployment?: RecordInputs['deployment']
+  storage?: RecordInputs['storage']
+  cluster?: ClusterInputs
+  labels?: LabelInputs
+  dryRun: boolean
+  maxRetries: number
+}
+
+type Env = Record<string, string | undefined>
+
+/**
+ * Turns raw inputs into the typed object `run()` takes, or throws an `InputError` naming each
+ * bad one. Each job parses its own inputs; what spans jobs is decided here.
+ */
+export function parseInputs(raw: RawInputs, env: Env = process.env, files?: FileReader): Inputs {
+  raw = withoutDefaults(raw)
+  const c = new Collector(raw)
+  const { connection, repository } = readConnection(c, env)
+  const wholeCluster = wantsWholeCluster(raw)
+  const records = parseRecordInputs(raw, { wholeCluster })
+  const cluster = parseClusterInputs(raw, env, files, {
+    serviceRepository: connection?.serviceRepository
+  })
+  const labels = parseLabelInputs(raw)
+  const dryRun = c.take('dry-run', booleanSchema) ?? false
+  const maxRetries = c.take('max-retries', maxRetriesSchema) ?? DEFAULT_MAX_RETRIES
+
+  const problems: InputProblem[] = [
+    ...c.problems,
+    ...records.problems,
+    ...cluster.problems,
+    ...labels.problems
+  ]
+  if (labels.value !== undefined && repository === undefined && !c.failed('repository')) {
+    problems.push({
+      input: 'repository',
+      message: 'is required for labels: the repository whose issues and pull requests get them'
+    })
+  }
+  const labelsFailed = labels.problems.some(p =>
+    (LABEL_INPUT_NAMES as readonly string[]).includes(p.input)
+  )
+  if (!records.wanted && !wholeCluster && labels.value === undefined && !labelsFailed) {
+    problems.push({
+      input: 'environment',
+      message:
+        'nothing to do: set `environment` for a deployment record, `registry-url` for a storage record, `deployments` for a whole cluster, or `labels` / `remove-labels`'
+    })
+  }
+  if (problems.length > 0 || !connection) throw new InputError(problems)
+  return {
+    connection,
+    artifact: records.value?.artifact,
+    deployment: records.value?.deployment,
+    storage: records.value?.storage,
+    cluster: cluster.value,
+    labels: labels.value,
+    dryRun,
+    maxRetries
+  }
+}
+
+const maxRetriesSchema = z.string().transform((value, ctx) => {
+  const n = Number(value)
+  if (!/^\d+$/.test(value) || n > MAX_RETRIES_LIMIT) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `\`${value}\` is not a whole number from 0 to ${MAX_RETRIES_LIMIT}`
+    })
+    return z.NEVER
+  }
+  return n
+})

@@ -1,0 +1,77 @@
+import { DEFAULT_API_VERSION } from '../client/client.js'
+
+/** Every input the action reads, as action.yml declares them. */
+export const INPUT_NAMES = [
+  'token',
+  'api-url',
+  'api-version',
+  'org',
+  'repository',
+  'digest',
+  'name',
+  'version',
+  'status',
+  'environment',
+  'physical-environment',
+  'cluster',
+  'deployment-name',
+  'tags',
+  'runtime-risks',
+  'registry-url',
+  'artifact-url',
+  'registry-repository',
+  'storage-path',
+  'storage-status',
+  'deployments',
+  'deployments-file',
+  'cluster-mode',
+  'partial-success',
+  'job-timeout',
+  'labels',
+  'remove-labels',
+  'label-color',
+  'label-description',
+  'pull-requests',
+  'since',
+  'label-linked-issues',
+  'dry-run',
+  'max-retries'
+] as const
+
+export type InputName = (typeof INPUT_NAMES)[number]
+export type RawInputs = Partial<Record<InputName, string>>
+
+/**
+ * The literal defaults action.yml declares. The runner fills them in whenever a workflow gives
+ * none, so such a value says nothing about what the user wants: it is read as an empty input,
+ * and no "belongs to" rule fires on it. (The `${{ github.* }}` defaults of `token`, `api-url` and
+ * `repository` evaluate to the run's own values, which are the fallbacks anyway.)
+ */
+export const INPUT_DEFAULTS = {
+  'api-version': DEFAULT_API_VERSION,
+  status: 'deployed',
+  'storage-status': 'active',
+  'cluster-mode': 'auto',
+  'partial-success': 'false',
+  'job-timeout': '300',
+  'pull-requests': 'auto',
+  'label-linked-issues': 'false',
+  'dry-run': 'false',
+  'max-retries': '3'
+} as const satisfies RawInputs
+
+/** `raw` with every value that equals its documented default (case aside) made empty. */
+export function withoutDefaults(raw: RawInputs): RawInputs {
+  const chosen: RawInputs = { ...raw }
+  for (const [name, value] of Object.entries(INPUT_DEFAULTS) as Array<[InputName, string]>) {
+    if ((raw[name] ?? '').trim().toLowerCase() === value) chosen[name] = ''
+  }
+  return chosen
+}
+
+/** Reads the raw inputs through the runner's accessor (`core.getInput`). */
+export function readRawInputs(getInput: (name: string) => string): RawInputs {
+  const raw: RawInputs = {}
+  for (const name of INPUT_NAMES) raw[name] = getInput(name)
+  return raw
+}
