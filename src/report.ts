@@ -1,4 +1,4 @@
-import { recordIds, type RunResult } from './run.js'
+import { recordIds, type RunResult } from './result.js'
 
 /** The action's outputs. Every one is set on every run, empty when there is nothing, so `fromJSON` always works. */
 export function toOutputs(result: RunResult): Record<string, string> {
@@ -14,7 +14,7 @@ export function toOutputs(result: RunResult): Record<string, string> {
     errors: JSON.stringify(result.deploymentErrors),
     labeled: JSON.stringify(result.labeled),
     'pull-requests': result.labeled.map(l => l.number).join(','),
-    planned: JSON.stringify(result.planned)
+    planned: JSON.stringify(result.preview)
   }
 }
 
@@ -22,7 +22,7 @@ export function toOutputs(result: RunResult): Record<string, string> {
 export function failureReport(result: RunResult): string {
   const lines = [`${result.failures.length} of the step's calls failed.`]
   for (const f of result.failures) lines.push(`Failed: ${f.what}\n${indent(f.message)}`)
-  for (const s of result.skipped) lines.push(`Not attempted: ${s}`)
+  for (const s of result.notAttempted) lines.push(`Not attempted: ${s}`)
   for (const d of result.done) lines.push(`Done: ${d}`)
   return lines.join('\n')
 }
@@ -38,9 +38,9 @@ export function renderSummary(result: RunResult, org: string): string {
   out.push(`## ${title}`, '')
 
   if (result.dryRun) {
-    if (result.planned.length > 0) {
+    if (result.preview.length > 0) {
       out.push('| Would send | Path | Effect |', '|---|---|---|')
-      for (const p of result.planned) {
+      for (const p of result.preview) {
         const effect = p.records
           ? `${p.records.length} deployments: ${countEffects(p.records)}`
           : (p.effect ?? 'unknown')
@@ -122,7 +122,7 @@ export function renderSummary(result: RunResult, org: string): string {
     out.push('### Failed', '')
     for (const f of result.failures)
       out.push(`- **${cell(f.what)}**: ${cell(f.message.split('\n')[0] ?? '')}`)
-    for (const s of result.skipped) out.push(`- not attempted: ${cell(s)}`)
+    for (const s of result.notAttempted) out.push(`- not attempted: ${cell(s)}`)
     out.push('')
   }
   out.push(`${result.requests.reads} reads and ${result.requests.writes} writes were sent.`)

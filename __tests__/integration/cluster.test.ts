@@ -204,7 +204,7 @@ test('dry run reads each digest once, sends nothing, and says create or update p
   expect(
     emulator.requests.filter(r => r.path.includes('/metadata/deployment-records'))
   ).toHaveLength(3)
-  expect(result.planned[0]?.records?.map(r => r.effect)).toEqual(['update', 'update', 'create'])
+  expect(result.preview[0]?.records?.map(r => r.effect)).toEqual(['update', 'update', 'create'])
   expect(JSON.parse(outputs['planned'] ?? '')[0]).toMatchObject({
     method: 'POST',
     path: clusterPath

@@ -277,7 +277,7 @@ test('dry run reads, plans and prints the label writes without sending any', asy
     `GET ${R}/issues/14/labels`
   ])
   const both = ['deployed:production', 'rolled-out']
-  expect(result.planned).toEqual([
+  expect(result.preview).toEqual([
     // seeding made deployed:production with the default color
     { method: 'PATCH', path: `${R}/labels/deployed%3Aproduction`, body: { color: '0e8a16' } },
     { method: 'POST', path: `${R}/labels`, body: { name: 'rolled-out', color: '0e8a16' } },

@@ -115,7 +115,7 @@ test('the dry run reads storage records without id', async () => {
   })
   const { result } = await go(storageOnly({ 'dry-run': 'true' }))
   expect(result.failures).toEqual([])
-  expect(result.planned.map(p => p.effect)).toEqual(['create'])
+  expect(result.preview.map(p => p.effect)).toEqual(['create'])
 })
 
 test('a cluster job whose errors carry `deployment: null` keeps its job-id and status', async () => {

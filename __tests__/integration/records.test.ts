@@ -127,7 +127,7 @@ test('dry run reads, sends no write, and says create then update', async () => {
   const dry = await run(parseInputs(release({ 'dry-run': 'true' }), {}), fast)
   expect(writesOf(emulator.requests)).toEqual([])
   expect(dry.failures).toEqual([])
-  expect(dry.planned.map(p => `${p.method} ${p.path} ${p.effect}`)).toEqual([
+  expect(dry.preview.map(p => `${p.method} ${p.path} ${p.effect}`)).toEqual([
     'POST /orgs/acme/artifacts/metadata/storage-record create',
     'POST /orgs/acme/artifacts/metadata/deployment-record create'
   ])
@@ -135,7 +135,7 @@ test('dry run reads, sends no write, and says create then update', async () => {
 
   await run(parseInputs(release(), {}), fast)
   const again = await run(parseInputs(release({ 'dry-run': 'true' }), {}), fast)
-  expect(again.planned.map(p => p.effect)).toEqual(['update', 'update'])
+  expect(again.preview.map(p => p.effect)).toEqual(['update', 'update'])
   expect(JSON.parse(toOutputs(again).planned ?? '')[1]).toMatchObject({
     method: 'POST',
     path: '/orgs/acme/artifacts/metadata/deployment-record',
@@ -247,7 +247,7 @@ test('bad credentials stop the run after the first call', async () => {
   const result = await run(parseInputs(release({ token: 'wrong' }), {}), fast)
   expect(emulator.requests).toHaveLength(1)
   expect(result.failures[0]?.message).toMatch(/401/)
-  expect(result.skipped).toEqual([expect.stringMatching(/^deployment record web/)])
+  expect(result.notAttempted).toEqual([expect.stringMatching(/^deployment record web/)])
 })
 
 test('an unsupported API version is named', async () => {

@@ -208,7 +208,7 @@ describe('rate-limit cap', () => {
     const resetAt = new Date(clock.now() + MAX_RATE_LIMIT_WAIT_MS + 1000).toISOString()
     expect(result.failures[0]?.message).toContain(`it resets at ${resetAt}`)
     expect(result.failures[0]?.message).toMatch(/longer than the 15 minutes/)
-    expect(result.skipped).toEqual([expect.stringMatching(/^deployment record web/)])
+    expect(result.notAttempted).toEqual([expect.stringMatching(/^deployment record web/)])
   })
 })
 

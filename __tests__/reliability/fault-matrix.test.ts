@@ -27,7 +27,8 @@ import { MAX_REDIRECTS } from '../../src/client/client.js'
 import { RESET_MARGIN_MS, UNTIMED_RATE_LIMIT_WAIT_MS } from '../../src/client/retry-policy.js'
 import { parseInputs, type RawInputs } from '../../src/inputs/index.js'
 import { toOutputs } from '../../src/report.js'
-import { run, type RunResult } from '../../src/run.js'
+import { run } from '../../src/run.js'
+import type { RunResult } from '../../src/result.js'
 
 /** Sleeps run this much faster than the clock says. */
 const SCALE = 1000
@@ -424,7 +425,7 @@ describe.each(exhausted)('%s / %s, once more than max-retries', (_e, _f, endpoin
     const expected = expectedRecords(endpoint.shape)
     // The other write must exist unless the run reported it as not attempted.
     const others = new Set(
-      result.skipped.length > 0
+      result.notAttempted.length > 0
         ? []
         : expected.map(e => e.endpoint).filter(p => p !== endpoint.path)
     )

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { parse } from 'yaml'
 import { INPUT_NAMES } from '../../src/inputs/index.js'
 import { toOutputs } from '../../src/report.js'
-import { emptyResult } from '../../src/run.js'
+import { emptyResult } from '../../src/result.js'
 import { ACTION_VERSION } from '../../src/version.js'
 
 const root = new URL('../../', import.meta.url)

@@ -1,6 +1,7 @@
 import type { Clock } from '../client/clock.js'
 import { ServiceError } from '../client/errors.js'
 import type { Log } from '../client/log.js'
+import type { RecordEffect } from '../result.js'
 import type { ClusterInputs } from './inputs.js'
 import {
   clusterJobsPath,
@@ -26,7 +27,7 @@ export const MAX_DIGESTS_READ = 50
 export interface ClusterOutcome {
   records: DeploymentRecord[]
   /** Deployments the service skipped (207) or rejected (job creation, job status). */
-  skipped: SkippedDeployment[]
+  rejected: SkippedDeployment[]
   jobId?: number
   jobStatus?: string
   /** Set when the step must fail: a failed job, a timeout, rejected items without partial-success. */
@@ -93,7 +94,7 @@ export async function recordCluster(
     log.info(
       `Cluster ${inputs.cluster}: ${records.length} recorded${errors.length ? `, ${errors.length} skipped` : ''} (${status})`
     )
-    return { records, skipped: errors }
+    return { records, rejected: errors }
   }
 
   const deadline = clock.now() + inputs.jobTimeoutSeconds * 1000
@@ -113,7 +114,7 @@ export async function recordCluster(
       `The job for cluster ${inputs.cluster} was accepted, but the answer names no job id, so ` +
         'its progress cannot be followed'
     )
-    return { records: [], skipped: rejected }
+    return { records: [], rejected }
   }
   log.info(
     `Job ${jobId} created for cluster ${inputs.cluster}${rejected.length ? `; ${rejected.length} deployments rejected` : ''}`
@@ -131,7 +132,7 @@ export async function recordCluster(
   if (!job.final) {
     return {
       records: [],
-      skipped,
+      rejected: skipped,
       jobId,
       jobStatus: job.lastStatus,
       failure:
@@ -149,7 +150,7 @@ export async function recordCluster(
   else if (skipped.length > 0 && !inputs.partialSuccess) {
     failure = `${skipped.length} of ${count} deployments were rejected (set \`partial-success: true\` to accept that)`
   }
-  return { records: [], skipped, jobId, jobStatus: status, failure }
+  return { records: [], rejected: skipped, jobId, jobStatus: status, failure }
 }
 
 /** Creates the job; while another job holds the cluster (409) it waits and tries again until the deadline. */
@@ -241,24 +242,20 @@ export function describeSkipped(entry: SkippedDeployment): string {
   return `Deployment ${what} was not recorded: ${why}`
 }
 
-export interface ClusterPlan {
+export interface ClusterPreview {
   method: 'POST'
   path: string
   body: ClusterBody
-  records: Array<{
-    deployment_name: string
-    digest: string
-    effect: 'create' | 'update' | 'unknown'
-  }>
+  records: Array<{ deployment_name: string; digest: string; effect: RecordEffect }>
 }
 
 /** The dry run: the request that would be sent, and per deployment whether it creates or updates a record. */
-export async function planCluster(
+export async function previewCluster(
   client: ServiceClient,
   org: string,
   inputs: ClusterInputs,
   log: Log
-): Promise<ClusterPlan> {
+): Promise<ClusterPreview> {
   const digests = [...new Set(inputs.items.map(i => i.digest))]
   const read = digests.slice(0, MAX_DIGESTS_READ)
   if (digests.length > read.length) {
@@ -279,7 +276,7 @@ export async function planCluster(
       cluster: inputs.cluster,
       deployment_name: item.deployment_name
     })
-    const effect: 'create' | 'update' | 'unknown' = !readSet.has(item.digest)
+    const effect: RecordEffect = !readSet.has(item.digest)
       ? 'unknown'
       : keys.has(`${item.digest}\u0000${wanted}`)
         ? 'update'

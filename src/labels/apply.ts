@@ -1,7 +1,12 @@
 import type { ServiceClient } from '../client/client.js'
-import { ServiceError } from '../client/errors.js'
 import type { Log } from '../client/log.js'
-import type { Failure, PlannedRequest } from '../run.js'
+import {
+  isFatal,
+  messageOf,
+  type LabelResultItem,
+  type PreviewRequest,
+  type StepFailure
+} from '../result.js'
 import {
   addIssueLabels,
   createLabel,
@@ -19,21 +24,15 @@ import { discoverLinkedIssues, discoverPullRequests, type DiscoveryContext } fro
 import type { Pull } from '../service/pulls.js'
 import type { LabelInputs } from './inputs.js'
 
-export interface LabelResultItem {
-  number: number
-  /** labels of `labels` the target did not carry before (as the user spelled them) */
-  added: string[]
-  /** labels of `remove-labels` taken off (as the target spelled them) */
-  removed: string[]
-}
+export type { LabelResultItem }
 
 export interface LabelRunResult {
   /** targets that now carry the labels, those that needed no write included (empty lists) */
   labeled: LabelResultItem[]
   /** dry run only: the writes it would send */
-  planned: PlannedRequest[]
+  preview: PreviewRequest[]
   /** one per failed target or label, `what` naming it ("pull request #12", "label deployed:production") */
-  failures: Failure[]
+  failures: StepFailure[]
   /** what succeeded, in the user's words */
   done: string[]
   warnings: string[]
@@ -68,7 +67,7 @@ export async function applyLabels(
   options: ApplyLabelsOptions
 ): Promise<LabelRunResult> {
   const { owner, repo, inputs, dryRun, log } = options
-  const result: LabelRunResult = { labeled: [], planned: [], failures: [], done: [], warnings: [] }
+  const result: LabelRunResult = { labeled: [], preview: [], failures: [], done: [], warnings: [] }
   const warn = (message: string) => {
     result.warnings.push(message)
     log.warning(message)
@@ -294,20 +293,12 @@ function plan(
   body: unknown,
   what: string
 ): void {
-  result.planned.push({ method, path, body })
+  result.preview.push({ method, path, body })
   result.done.push(`dry run: would ${what}`)
   log.info(
     `Dry run: would ${method} ${path} (${what})` +
       (body === undefined ? '' : `\n${JSON.stringify(body, null, 2)}`)
   )
-}
-
-function isFatal(error: unknown): boolean {
-  return error instanceof ServiceError && error.fatal
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }
 
 function capitalize(text: string): string {

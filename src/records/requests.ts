@@ -1,20 +1,23 @@
-import type { Inputs } from './inputs/index.js'
+import type { Connection } from '../inputs/connection.js'
+import type { RecordInputs } from './inputs.js'
 import {
   deploymentRecordPath,
   storageRecordPath,
   type DeploymentRecordBody,
   type StorageRecordBody
-} from './service/artifacts.js'
+} from '../service/artifacts.js'
 
-export type PlannedWrite =
+/** A record write, as it goes on the wire. */
+export type RecordRequest =
   | { kind: 'storage-record'; method: 'POST'; path: string; body: StorageRecordBody }
   | { kind: 'deployment-record'; method: 'POST'; path: string; body: DeploymentRecordBody }
 
 /** The writes the inputs ask for, in the order they are sent: storage record, then deployment record. */
-export function planWrites(inputs: Inputs): PlannedWrite[] {
-  const { connection, artifact, storage, deployment } = inputs
-  const writes: PlannedWrite[] = []
-  if (!artifact) return writes
+export function recordRequests(
+  connection: Connection,
+  { artifact, storage, deployment }: RecordInputs
+): RecordRequest[] {
+  const writes: RecordRequest[] = []
   const serviceRepository = connection.serviceRepository
     ? { github_repository: connection.serviceRepository }
     : {}
@@ -64,4 +67,14 @@ export function planWrites(inputs: Inputs): PlannedWrite[] {
 /** Drops undefined fields: the service is strict about what it is sent. */
 function compact<T extends object>(body: T): T {
   return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)) as T
+}
+
+/** The write in the user's words, for the log, the summary and the failure report. */
+export function describeRequest(write: RecordRequest): string {
+  if (write.kind === 'storage-record') {
+    return `storage record for ${write.body.name} at ${write.body.registry_url}`
+  }
+  const b = write.body
+  const where = [b.logical_environment, b.physical_environment, b.cluster].filter(Boolean).join('/')
+  return `deployment record ${b.deployment_name} (${b.status}) in ${where}`
 }

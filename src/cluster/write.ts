@@ -1,0 +1,67 @@
+import type { ServiceClient } from '../client/client.js'
+import type { Clock } from '../client/clock.js'
+import type { Log } from '../client/log.js'
+import { failureOf, messageOf, type RunResult } from '../result.js'
+import type { ClusterInputs } from './inputs.js'
+import { ClusterJobError, previewCluster, recordCluster } from './record-cluster.js'
+
+/** The cluster in the user's words, for the log, the summary and the failure report. */
+export function describeCluster(c: ClusterInputs): string {
+  const where = [c.logicalEnvironment, c.physicalEnvironment, c.cluster].filter(Boolean).join('/')
+  return `${c.items.length} deployments of cluster ${c.cluster} in ${where} (${c.mode === 'job' ? 'background job' : 'one request'})`
+}
+
+/** Records the whole cluster; a job that was queued keeps its id in the result, whatever follows. */
+export async function writeCluster(
+  client: ServiceClient,
+  org: string,
+  cluster: ClusterInputs,
+  result: RunResult,
+  clock: Clock,
+  log: Log
+): Promise<void> {
+  const what = describeCluster(cluster)
+  try {
+    const outcome = await recordCluster(client, org, cluster, clock, log)
+    result.deploymentRecords.push(...outcome.records)
+    result.deploymentErrors.push(...outcome.rejected)
+    result.jobId = outcome.jobId
+    result.jobStatus = outcome.jobStatus
+    if (outcome.failure) result.failures.push({ what, message: outcome.failure })
+    else result.done.push(what)
+  } catch (error) {
+    if (error instanceof ClusterJobError) {
+      result.jobId = error.jobId
+      result.deploymentErrors.push(...error.rejected)
+    }
+    result.failures.push(failureOf(what, error instanceof ClusterJobError ? error.cause : error))
+  }
+}
+
+/** The dry run: the request it would send, and per deployment whether it creates or updates. */
+export async function previewClusterWrite(
+  client: ServiceClient,
+  org: string,
+  cluster: ClusterInputs,
+  result: RunResult,
+  log: Log
+): Promise<void> {
+  try {
+    const preview = await previewCluster(client, org, cluster, log)
+    result.preview.push(preview)
+    const creates = preview.records.filter(r => r.effect === 'create').length
+    const updates = preview.records.filter(r => r.effect === 'update').length
+    const unknown = preview.records.length - creates - updates
+    log.info(
+      `Dry run: would POST ${preview.path} with ${preview.records.length} deployments: ${creates} create, ${updates} update` +
+        (unknown > 0 ? `, ${unknown} unknown` : '')
+    )
+    for (const r of preview.records)
+      log.info(`  ${r.deployment_name} (${r.digest.slice(0, 19)}…): ${r.effect}`)
+  } catch (error) {
+    result.failures.push({
+      what: `reading the current records for ${describeCluster(cluster)}`,
+      message: messageOf(error)
+    })
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * What one run did, in the terms every job reports in: the leaf that records, cluster and
+ * labels write into and that report.ts reads. It imports nothing above the service layer.
+ */
+import { ServiceError } from './client/errors.js'
+import type { DeploymentRecord, SkippedDeployment, StorageRecord } from './service/artifacts.js'
+
+/** What a record write does under the upsert rule; `unknown` when it was not read. */
+export type RecordEffect = 'create' | 'update' | 'unknown'
+
+/** A write the dry run would send (the `planned` output). */
+export interface PreviewRequest {
+  method: string
+  path: string
+  body: unknown
+  /** Whether the record would be created or would update an existing one. */
+  effect?: Exclude<RecordEffect, 'unknown'>
+  /** A whole cluster: the effect per deployment. */
+  records?: Array<{ deployment_name: string; digest: string; effect: RecordEffect }>
+}
+
+/** One thing the step could not do. */
+export interface StepFailure {
+  /** What was being done, e.g. "deployment record web in production". */
+  what: string
+  message: string
+  /** The same failure would repeat for every later call (bad credentials, a long rate limit). */
+  fatal?: boolean
+}
+
+/** One issue or pull request that carries the labels now. */
+export interface LabelResultItem {
+  number: number
+  /** labels of `labels` the target did not carry before (as the user spelled them) */
+  added: string[]
+  /** labels of `remove-labels` taken off (as the target spelled them) */
+  removed: string[]
+}
+
+export interface RunResult {
+  dryRun: boolean
+  deploymentRecords: DeploymentRecord[]
+  storageRecords: StorageRecord[]
+  /** Deployments of a cluster that the service skipped or rejected. */
+  deploymentErrors: SkippedDeployment[]
+  jobId?: number
+  jobStatus?: string
+  /** Dry run: the writes it would send. */
+  preview: PreviewRequest[]
+  /** Issues and pull requests that carry the labels now. */
+  labeled: LabelResultItem[]
+  /** What succeeded, in the user's words. */
+  done: string[]
+  failures: StepFailure[]
+  /** What was not attempted because an earlier failure would have repeated for it. */
+  notAttempted: string[]
+  requests: { reads: number; writes: number }
+}
+
+/** A result before anything was done; `requests` is the client's live count. */
+export function emptyResult(dryRun: boolean, requests = { reads: 0, writes: 0 }): RunResult {
+  return {
+    dryRun,
+    deploymentRecords: [],
+    storageRecords: [],
+    deploymentErrors: [],
+    preview: [],
+    labeled: [],
+    done: [],
+    failures: [],
+    notAttempted: [],
+    requests
+  }
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+/** A failure that would repeat for every later call: bad credentials, a long rate limit. */
+export function isFatal(error: unknown): boolean {
+  return error instanceof ServiceError && error.fatal
+}
+
+export function failureOf(what: string, error: unknown): StepFailure {
+  return { what, message: messageOf(error), fatal: isFatal(error) }
+}
+
+/** Whether a fatal failure has stopped the run: nothing after it is attempted. */
+export function stoppedByFatal(result: RunResult): boolean {
+  return result.failures.some(f => f.fatal)
+}
+
+/** The ids of the records that carry one: the description does not require `id`. */
+export function recordIds(records: Array<{ id?: number | null }>): number[] {
+  return records.flatMap(r => (typeof r.id === 'number' ? [r.id] : []))
+}
