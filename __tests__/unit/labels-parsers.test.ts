@@ -1,4 +1,4 @@
-import { closingReferences, list, pullNumberFromSubject } from '../../src/labels/discover.js'
+import { closingReferences, list, pullNumberFromSubject } from '../../src/labels/references.js'
 
 describe('pullNumberFromSubject', () => {
   test('merge-commit subjects', () => {

@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: one request loop whose queue, write pacing, retry budget, step
+// deadline and remembered redirects are shared state; split, each part would need the others.
 import { Agent, type Dispatcher } from 'undici'
 import { systemClock, type Clock } from './clock.js'
 import { permissionHint, ServiceError, type ValidationError } from './errors.js'

@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: one Discoverer follows the contract's rules per event (pull
+// request, push, range by git or compare, commit lookup); each rule reads the others' state.
 import { getExecOutput } from '@actions/exec'
 import type { ServiceClient } from '../client/client.js'
 import { ServiceError } from '../client/errors.js'
@@ -12,6 +14,7 @@ import {
   type Pull
 } from '../service/pulls.js'
 import { isSafeRef } from './inputs.js'
+import { closingReferences, list, pullNumberFromSubject } from './references.js'
 
 /** What `pull-requests: auto` looks at; the action fills it from the run's variables (`readRunEvent`). */
 export interface DiscoveryContext {
@@ -49,42 +52,6 @@ export const MAX_COMMIT_LOOKUPS = 300
 const FIX_HISTORY =
   'check out the history with `fetch-depth: 0` on actions/checkout, or set `since` to the ' +
   'previous release'
-
-/**
- * The number of the pull request a merge-commit or squash-commit subject names:
- * `Merge pull request #12 from owner/branch` or `Title (#12)`. Only the first line counts.
- */
-export function pullNumberFromSubject(message: string): number | undefined {
-  const subject = (message.split('\n')[0] ?? '').trim()
-  const match = /^Merge pull request #(\d+) from \S/.exec(subject) ?? /\(#(\d+)\)$/.exec(subject)
-  if (!match) return undefined
-  const n = Number(match[1])
-  return Number.isSafeInteger(n) && n > 0 ? n : undefined
-}
-
-/**
- * Issue numbers a pull request body closes: `close[sd]`, `fix(e[sd])`, `resolve[sd]` (any
- * case, an optional colon) before `#N` or `owner/repo#N`; references to other repositories are
- * left out. Ascending, each once.
- */
-export function closingReferences(
-  body: string | null | undefined,
-  owner: string,
-  repo: string
-): number[] {
-  if (!body) return []
-  const pattern =
-    /(?<![\w/-])(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s*:?\s+(?:([A-Za-z0-9][A-Za-z0-9-]*)\/([A-Za-z0-9._-]+))?#(\d+)(?![\w-])/gi
-  const fullName = `${owner}/${repo}`.toLowerCase()
-  const numbers = new Set<number>()
-  for (const match of body.matchAll(pattern)) {
-    const [, refOwner, refRepo, digits] = match
-    if (refOwner !== undefined && `${refOwner}/${refRepo}`.toLowerCase() !== fullName) continue
-    const n = Number(digits)
-    if (Number.isSafeInteger(n) && n > 0) numbers.add(n)
-  }
-  return [...numbers].sort((a, b) => a - b)
-}
 
 /** The pull requests `pull-requests: auto` means for this event (see the contract). */
 export async function discoverPullRequests(
@@ -426,11 +393,4 @@ function short(ref: string): string {
 function firstLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error)
   return text.split('\n')[0] ?? text
-}
-
-/** `#12`, `#12 and #14`, `#12, #14 and #15` */
-export function list(numbers: number[]): string {
-  const items = numbers.map(n => `#${n}`)
-  if (items.length <= 1) return items.join('')
-  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`
 }

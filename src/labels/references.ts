@@ -1,0 +1,44 @@
+/** What commit subjects and pull request bodies say about pull requests and issues. */
+
+/**
+ * The number of the pull request a merge-commit or squash-commit subject names:
+ * `Merge pull request #12 from owner/branch` or `Title (#12)`. Only the first line counts.
+ */
+export function pullNumberFromSubject(message: string): number | undefined {
+  const subject = (message.split('\n')[0] ?? '').trim()
+  const match = /^Merge pull request #(\d+) from \S/.exec(subject) ?? /\(#(\d+)\)$/.exec(subject)
+  if (!match) return undefined
+  const n = Number(match[1])
+  return Number.isSafeInteger(n) && n > 0 ? n : undefined
+}
+
+/**
+ * Issue numbers a pull request body closes: `close[sd]`, `fix(e[sd])`, `resolve[sd]` (any
+ * case, an optional colon) before `#N` or `owner/repo#N`; references to other repositories are
+ * left out. Ascending, each once.
+ */
+export function closingReferences(
+  body: string | null | undefined,
+  owner: string,
+  repo: string
+): number[] {
+  if (!body) return []
+  const pattern =
+    /(?<![\w/-])(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s*:?\s+(?:([A-Za-z0-9][A-Za-z0-9-]*)\/([A-Za-z0-9._-]+))?#(\d+)(?![\w-])/gi
+  const fullName = `${owner}/${repo}`.toLowerCase()
+  const numbers = new Set<number>()
+  for (const match of body.matchAll(pattern)) {
+    const [, refOwner, refRepo, digits] = match
+    if (refOwner !== undefined && `${refOwner}/${refRepo}`.toLowerCase() !== fullName) continue
+    const n = Number(digits)
+    if (Number.isSafeInteger(n) && n > 0) numbers.add(n)
+  }
+  return [...numbers].sort((a, b) => a - b)
+}
+
+/** `#12`, `#12 and #14`, `#12, #14 and #15` */
+export function list(numbers: number[]): string {
+  const items = numbers.map(n => `#${n}`)
+  if (items.length <= 1) return items.join('')
+  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`
+}
