@@ -1,3 +1,4 @@
+import type { InputName } from '../inputs/names.js'
 import type { InputProblem } from '../inputs/problems.js'
 import { hasControlCharacters, splitList } from '../text.js'
 
@@ -9,7 +10,7 @@ export const LABEL_INPUT_NAMES = [
   'pull-requests',
   'since',
   'label-linked-issues'
-] as const
+] as const satisfies readonly InputName[]
 
 export type LabelInputName = (typeof LABEL_INPUT_NAMES)[number]
 export type LabelRawInputs = Partial<Record<LabelInputName, string>>
