@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs'
 import { isAbsolute, resolve } from 'node:path'
-import { z } from 'zod'
-import { boundedText, booleanSchema, clusterSchema, oneOf } from '../inputs/fields.js'
+import * as z from 'zod/mini'
+import { readText, boundedText, booleanSchema, clusterSchema, oneOf } from '../inputs/fields.js'
 import { INPUT_DEFAULTS, type RawInputs } from '../inputs/names.js'
 import { Collector, type Parsed } from '../inputs/problems.js'
 import { JOB_LIMIT, SYNC_LIMIT, validateClusterItems, type ClusterItem } from './items.js'
@@ -155,13 +155,10 @@ function readItems(
   return problems.length === 0 ? items : undefined
 }
 
-const jobTimeoutSchema = z.string().transform((value, ctx) => {
+const jobTimeoutSchema = readText((value, problem) => {
   const n = Number(value)
   if (!/^\d+$/.test(value) || n < 1 || n > MAX_JOB_TIMEOUT_SECONDS) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `\`${value}\` is not a whole number of seconds from 1 to ${MAX_JOB_TIMEOUT_SECONDS}`
-    })
+    problem(`\`${value}\` is not a whole number of seconds from 1 to ${MAX_JOB_TIMEOUT_SECONDS}`)
     return z.NEVER
   }
   return n

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import type { InputProblem } from '../inputs/problems.js'
 import { DEPLOYMENT_STATUSES, MAX_TAGS, RUNTIME_RISKS } from '../limits.js'
 
@@ -18,36 +18,49 @@ export const SYNC_LIMIT = 1000
 export const JOB_LIMIT = 5000
 
 const text = (min: number, max: number) =>
-  z
-    .string({ error: 'must be a string' })
-    .min(min, { error: min === 1 ? 'must not be empty' : `must be at least ${min} characters` })
-    .max(max, { error: `must be at most ${max} characters` })
+  z.string({ error: 'must be a string' }).check(
+    z.minLength(min, {
+      error: min === 1 ? 'must not be empty' : `must be at least ${min} characters`
+    }),
+    z.maxLength(max, { error: `must be at most ${max} characters` })
+  )
 
 const itemSchema = z.strictObject(
   {
     name: text(1, 256),
-    digest: z
-      .string({ error: 'must be a string' })
-      .regex(/^sha256:[0-9a-fA-F]{64}$/, { error: 'must be sha256:<64 hex digits>' })
-      .transform(d => d.toLowerCase()),
+    digest: z.pipe(
+      z
+        .string({ error: 'must be a string' })
+        .check(z.regex(/^sha256:[0-9a-fA-F]{64}$/, { error: 'must be sha256:<64 hex digits>' })),
+      z.transform((d: string) => d.toLowerCase())
+    ),
     deployment_name: text(1, 256),
-    version: text(1, 100).optional(),
-    status: z.enum(DEPLOYMENT_STATUSES, { error: 'must be deployed or decommissioned' }).optional(),
-    github_repository: z
-      .string({ error: 'must be a string' })
-      .regex(/^[A-Za-z0-9.\-_]{1,100}$/, {
-        error: 'must be a bare repository name, not owner/name'
-      })
-      .optional(),
+    version: z.optional(text(1, 100)),
+    status: z.optional(
+      z.enum(DEPLOYMENT_STATUSES, { error: 'must be deployed or decommissioned' })
+    ),
+    github_repository: z.optional(
+      z.string({ error: 'must be a string' }).check(
+        z.regex(/^[A-Za-z0-9.\-_]{1,100}$/, {
+          error: 'must be a bare repository name, not owner/name'
+        })
+      )
+    ),
     // Only the shape here: zod builds records by assignment, so a `__proto__` key would slip past
     // its value checks. The entries are checked as data in checkTags.
-    tags: z.record(z.string(), z.unknown(), { error: 'must be an object of strings' }).optional(),
-    runtime_risks: z
-      .array(z.enum(RUNTIME_RISKS, { error: `items must be one of ${RUNTIME_RISKS.join(', ')}` }), {
-        error: 'must be an array'
-      })
-      .refine(risks => new Set(risks).size === risks.length, { error: 'must not repeat a value' })
-      .optional()
+    tags: z.optional(z.record(z.string(), z.unknown(), { error: 'must be an object of strings' })),
+    runtime_risks: z.optional(
+      z
+        .array(
+          z.enum(RUNTIME_RISKS, { error: `items must be one of ${RUNTIME_RISKS.join(', ')}` }),
+          { error: 'must be an array' }
+        )
+        .check(
+          z.refine(risks => new Set(risks).size === risks.length, {
+            error: 'must not repeat a value'
+          })
+        )
+    )
   },
   { error: 'must be an object' }
 )

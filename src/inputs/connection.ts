@@ -1,5 +1,6 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import { DEFAULT_API_VERSION } from '../client/client.js'
+import { readText } from './fields.js'
 import type { Collector } from './problems.js'
 
 export const DEFAULT_API_URL = 'https://api.github.com'
@@ -62,47 +63,48 @@ export function serviceRepositoryOf(
 function nonEmptyText(what: string) {
   return z
     .string()
-    .refine(value => !/[\s]/.test(value), { error: `${what} cannot contain white space` })
+    .check(z.refine(value => !/[\s]/.test(value), { error: `${what} cannot contain white space` }))
 }
 
 const LOOPBACK_HOSTS = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i
 
-const serviceUrl = z.string().transform((value, ctx) => {
+const serviceUrl = readText((value, problem) => {
   let url: URL
   try {
     url = new URL(value)
   } catch {
-    ctx.addIssue({ code: 'custom', message: `\`${value}\` is not a URL` })
+    problem(`\`${value}\` is not a URL`)
     return z.NEVER
   }
   const loopback = LOOPBACK_HOSTS.test(url.hostname)
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-    ctx.addIssue({
-      code: 'custom',
-      message: 'must use https (plain http only for localhost and 127.0.0.1)'
-    })
+    problem('must use https (plain http only for localhost and 127.0.0.1)')
     return z.NEVER
   }
   if (url.username || url.password || url.search || url.hash) {
-    ctx.addIssue({ code: 'custom', message: 'must not carry credentials, a query or a fragment' })
+    problem('must not carry credentials, a query or a fragment')
     return z.NEVER
   }
   return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`
 })
 
-const apiVersionSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, {
-  error: issue => `\`${String(issue.input)}\` is not a date version like 2026-03-10`
-})
+const apiVersionSchema = z.string().check(
+  z.regex(/^\d{4}-\d{2}-\d{2}$/, {
+    error: issue => `\`${String(issue.input)}\` is not a date version like 2026-03-10`
+  })
+)
 
 const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/
 const REPO_NAME = /^[A-Za-z0-9._-]{1,100}$/
 
-const orgSchema = z.string().regex(OWNER, {
-  error: issue =>
-    `\`${String(issue.input)}\` is not an organization name (letters, digits and -, at most 39)`
-})
+const orgSchema = z.string().check(
+  z.regex(OWNER, {
+    error: issue =>
+      `\`${String(issue.input)}\` is not an organization name (letters, digits and -, at most 39)`
+  })
+)
 
-const repositorySchema = z.string().transform((value, ctx) => {
+const repositorySchema = readText((value, problem) => {
   const [owner, given, ...rest] = value.split('/')
   // `.git` goes first, so that the name checks see what is actually used.
   const name = given?.replace(/\.git$/, '')
@@ -114,7 +116,7 @@ const repositorySchema = z.string().transform((value, ctx) => {
     !REPO_NAME.test(name) ||
     /^\.+$/.test(name)
   ) {
-    ctx.addIssue({ code: 'custom', message: `\`${value}\` is not of the form owner/name` })
+    problem(`\`${value}\` is not of the form owner/name`)
     return z.NEVER
   }
   return { owner, name }

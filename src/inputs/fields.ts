@@ -1,51 +1,70 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import { MAX_TAGS, RUNTIME_RISKS, type RuntimeRisk } from '../limits.js'
 import { hasControlCharacters, splitList } from '../text.js'
 
 /** Field schemas more than one job's inputs use: each turns a raw string into a typed value. */
 
+/**
+ * A string input that `read` turns into a value, reporting each problem through `problem`; the
+ * input is refused when any was reported (what `read` returns then does not matter).
+ */
+export function readText<T>(read: (value: string, problem: (message: string) => void) => T) {
+  return z.pipe(
+    z.string(),
+    z.transform((value: string, ctx) => {
+      let refused = false
+      const result = read(value, message => {
+        refused = true
+        ctx.issues.push({ code: 'custom', message, input: value })
+      })
+      return refused ? z.NEVER : result
+    })
+  )
+}
+
 export const oneOf = (values: readonly string[]) => (issue: { input?: unknown }) =>
   `\`${String(issue.input)}\` is not one of ${values.map(v => `\`${v}\``).join(', ')}`
 
 export function boundedText(min: number, max: number) {
-  return z
-    .string()
-    .min(min, { error: `must not be empty` })
-    .max(max, {
+  return z.string().check(
+    z.minLength(min, { error: `must not be empty` }),
+    z.maxLength(max, {
       error: issue =>
         `is ${String((issue.input as string).length)} characters long; at most ${max} are allowed`
+    }),
+    z.refine(value => !hasControlCharacters(value, '\t\n'), {
+      error: 'contains control characters'
     })
-    .refine(value => !hasControlCharacters(value, '\t\n'), { error: 'contains control characters' })
+  )
 }
 
 export function httpsUrl(max: number) {
-  return z.string().superRefine((value, ctx) => {
+  return readText((value, problem) => {
     if (value.length > max) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `is ${value.length} characters long; at most ${max} are allowed`
-      })
-      return
+      problem(`is ${value.length} characters long; at most ${max} are allowed`)
+      return value
     }
     let url: URL
     try {
       url = new URL(value)
     } catch {
-      ctx.addIssue({ code: 'custom', message: `\`${value}\` is not a URL` })
-      return
+      problem(`\`${value}\` is not a URL`)
+      return value
     }
-    if (url.protocol !== 'https:')
-      ctx.addIssue({ code: 'custom', message: 'must be an https:// URL' })
+    if (url.protocol !== 'https:') problem('must be an https:// URL')
+    return value
   })
 }
 
 export const clusterSchema = z
   .string()
-  .max(128, { error: 'is longer than 128 characters' })
-  .regex(/^[A-Za-z0-9._-]+$/, { error: 'may hold only letters, digits, `.`, `_` and `-`' })
+  .check(
+    z.maxLength(128, { error: 'is longer than 128 characters' }),
+    z.regex(/^[A-Za-z0-9._-]+$/, { error: 'may hold only letters, digits, `.`, `_` and `-`' })
+  )
 
 /** Accepts `sha256:<hex>`, `<image>@sha256:<hex>` or bare hex; the hex is lower-cased. */
-export const digestSchema = z.string().transform((value, ctx) => {
+export const digestSchema = readText((value, problem) => {
   const at = value.lastIndexOf('@')
   const image = at > 0 ? value.slice(0, at) : undefined
   const ref = at >= 0 ? value.slice(at + 1) : value
@@ -53,34 +72,28 @@ export const digestSchema = z.string().transform((value, ctx) => {
   const algorithm = colon >= 0 ? ref.slice(0, colon).toLowerCase() : 'sha256'
   const hex = colon >= 0 ? ref.slice(colon + 1) : ref
   if (algorithm !== 'sha256') {
-    ctx.addIssue({
-      code: 'custom',
-      message: `only sha256 digests can be recorded, not ${algorithm}`
-    })
+    problem(`only sha256 digests can be recorded, not ${algorithm}`)
     return z.NEVER
   }
   if (!/^[0-9a-fA-F]{64}$/.test(hex)) {
-    ctx.addIssue({
-      code: 'custom',
-      message: 'must be sha256:<64 hex digits>, <image>@sha256:<64 hex digits> or 64 hex digits'
-    })
+    problem('must be sha256:<64 hex digits>, <image>@sha256:<64 hex digits> or 64 hex digits')
     return z.NEVER
   }
   return { digest: `sha256:${hex.toLowerCase()}`, image }
 })
 
-export const tagsSchema = z.string().transform((value, ctx) => {
+export const tagsSchema = readText((value, problem) => {
   let entries: Array<[string, unknown]>
   if (value.startsWith('{')) {
     let parsed: unknown
     try {
       parsed = JSON.parse(value)
     } catch {
-      ctx.addIssue({ code: 'custom', message: 'looks like JSON but does not parse' })
+      problem('looks like JSON but does not parse')
       return z.NEVER
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      ctx.addIssue({ code: 'custom', message: 'must be a JSON object of strings' })
+      problem('must be a JSON object of strings')
       return z.NEVER
     }
     entries = Object.entries(parsed)
@@ -89,7 +102,7 @@ export const tagsSchema = z.string().transform((value, ctx) => {
     for (const item of splitList(value)) {
       const eq = item.indexOf('=')
       if (eq <= 0) {
-        ctx.addIssue({ code: 'custom', message: `\`${item}\` is not key=value` })
+        problem(`\`${item}\` is not key=value`)
         continue
       }
       entries.push([item.slice(0, eq).trim(), item.slice(eq + 1).trim()])
@@ -99,40 +112,36 @@ export const tagsSchema = z.string().transform((value, ctx) => {
   const tags: Record<string, string> = Object.create(null) as Record<string, string>
   for (const [key, tagValue] of entries) {
     if (typeof tagValue !== 'string') {
-      ctx.addIssue({ code: 'custom', message: `the value of \`${key}\` is not a string` })
+      problem(`the value of \`${key}\` is not a string`)
     } else if (key === '') {
-      ctx.addIssue({ code: 'custom', message: 'a key is empty' })
+      problem('a key is empty')
     } else if (Object.prototype.hasOwnProperty.call(tags, key)) {
-      ctx.addIssue({ code: 'custom', message: `\`${key}\` is given twice` })
+      problem(`\`${key}\` is given twice`)
     } else {
       tags[key] = tagValue
     }
   }
   if (entries.length > MAX_TAGS) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `has ${entries.length} keys; at most ${MAX_TAGS} are allowed`
-    })
+    problem(`has ${entries.length} keys; at most ${MAX_TAGS} are allowed`)
   }
   return { ...tags }
 })
 
-export const runtimeRisksSchema = z.string().transform((value, ctx) => {
+export const runtimeRisksSchema = readText((value, problem) => {
   const items = splitList(value)
   const unknown = items.filter(item => !(RUNTIME_RISKS as readonly string[]).includes(item))
   if (unknown.length > 0) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `${unknown.map(u => `\`${u}\``).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not one of ${RUNTIME_RISKS.join(', ')}`
-    })
+    problem(
+      `${unknown.map(u => `\`${u}\``).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not one of ${RUNTIME_RISKS.join(', ')}`
+    )
     return z.NEVER
   }
   return items as RuntimeRisk[]
 })
 
-export const booleanSchema = z.string().transform((value, ctx) => {
+export const booleanSchema = readText((value, problem) => {
   if (/^true$/i.test(value)) return true
   if (/^false$/i.test(value)) return false
-  ctx.addIssue({ code: 'custom', message: `\`${value}\` is not true or false` })
+  problem(`\`${value}\` is not true or false`)
   return z.NEVER
 })

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import {
   parseClusterInputs,
   wantsWholeCluster,
@@ -8,7 +8,7 @@ import {
 import { LABEL_INPUT_NAMES, parseLabelInputs, type LabelInputs } from '../labels/inputs.js'
 import { parseRecordInputs, type RecordInputs } from '../records/inputs.js'
 import { readConnection, type Connection } from './connection.js'
-import { booleanSchema } from './fields.js'
+import { readText, booleanSchema } from './fields.js'
 import { INPUT_DEFAULTS, withoutDefaults, type RawInputs } from './names.js'
 import { Collector, InputError, type InputProblem } from './problems.js'
 
@@ -90,13 +90,10 @@ export function parseInputs(raw: RawInputs, env: Env = process.env, files?: File
   }
 }
 
-const maxRetriesSchema = z.string().transform((value, ctx) => {
+const maxRetriesSchema = readText((value, problem) => {
   const n = Number(value)
   if (!/^\d+$/.test(value) || n > MAX_RETRIES_LIMIT) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `\`${value}\` is not a whole number from 0 to ${MAX_RETRIES_LIMIT}`
-    })
+    problem(`\`${value}\` is not a whole number from 0 to ${MAX_RETRIES_LIMIT}`)
     return z.NEVER
   }
   return n

@@ -1,4 +1,4 @@
-import type { z } from 'zod'
+import type * as z from 'zod/mini'
 import type { InputName, RawInputs } from './names.js'
 
 export interface InputProblem {
@@ -43,7 +43,7 @@ export class Collector {
   }
 
   /** The parsed value, undefined when empty (and no fallback) or bad; a bad one is recorded. */
-  take<T>(name: InputName, schema: z.ZodType<T, string>, fallback?: string): T | undefined {
+  take<T>(name: InputName, schema: z.ZodMiniType<T, string>, fallback?: string): T | undefined {
     const value = this.text(name) || (fallback ?? '').trim()
     if (value === '') return undefined
     const result = schema.safeParse(value)

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import type { ServiceClient } from '../client/client.js'
 import { path } from '../client/paths.js'
 import {
@@ -39,44 +39,50 @@ export function deploymentRecordKey(r: {
  */
 
 const deploymentRecordShape = {
-  id: z.number().nullish(),
-  digest: z.string().nullish(),
-  logical_environment: z.string().nullish(),
-  physical_environment: z.string().nullish(),
-  cluster: z.string().nullish(),
-  deployment_name: z.string().nullish(),
-  attestation_id: z.number().nullish(),
-  created_at: z.string().nullish(),
-  created: z.string().nullish(),
-  updated_at: z.string().nullish()
+  id: z.nullish(z.number()),
+  digest: z.nullish(z.string()),
+  logical_environment: z.nullish(z.string()),
+  physical_environment: z.nullish(z.string()),
+  cluster: z.nullish(z.string()),
+  deployment_name: z.nullish(z.string()),
+  attestation_id: z.nullish(z.number()),
+  created_at: z.nullish(z.string()),
+  created: z.nullish(z.string()),
+  updated_at: z.nullish(z.string())
 }
-export const deploymentRecordSchema = z.looseObject(deploymentRecordShape).transform(withCreatedAt)
+export const deploymentRecordSchema = z.pipe(
+  z.looseObject(deploymentRecordShape),
+  z.transform(withCreatedAt)
+)
 export type DeploymentRecord = z.infer<typeof deploymentRecordSchema>
 
 /** The description requires none of a storage record's fields: its own example has no `id`. */
 const storageRecordShape = {
-  id: z.number().nullish(),
-  name: z.string().nullish(),
-  digest: z.string().nullish(),
-  registry_url: z.string().nullish(),
-  repository: z.string().nullish(),
-  artifact_url: z.string().nullish(),
-  status: z.string().nullish(),
-  created_at: z.string().nullish(),
-  created: z.string().nullish(),
-  updated_at: z.string().nullish()
+  id: z.nullish(z.number()),
+  name: z.nullish(z.string()),
+  digest: z.nullish(z.string()),
+  registry_url: z.nullish(z.string()),
+  repository: z.nullish(z.string()),
+  artifact_url: z.nullish(z.string()),
+  status: z.nullish(z.string()),
+  created_at: z.nullish(z.string()),
+  created: z.nullish(z.string()),
+  updated_at: z.nullish(z.string())
 }
-export const storageRecordSchema = z.looseObject(storageRecordShape).transform(withCreatedAt)
+export const storageRecordSchema = z.pipe(
+  z.looseObject(storageRecordShape),
+  z.transform(withCreatedAt)
+)
 export type StorageRecord = z.infer<typeof storageRecordSchema>
 
 // `total_count` is required by the description but not used: a body without it is still read.
 const deploymentRecordsResponse = z.looseObject({
-  total_count: z.number().nullish(),
-  deployment_records: z.array(deploymentRecordSchema).nullish()
+  total_count: z.nullish(z.number()),
+  deployment_records: z.nullish(z.array(deploymentRecordSchema))
 })
 const storageRecordsResponse = z.looseObject({
-  total_count: z.number().nullish(),
-  storage_records: z.array(storageRecordSchema).nullish()
+  total_count: z.nullish(z.number()),
+  storage_records: z.nullish(z.array(storageRecordSchema))
 })
 
 const salvageDeploymentRecords = (body: unknown): DeploymentRecord[] =>
@@ -181,14 +187,14 @@ export async function listStorageRecords(
  * these items only as objects, so every field may be absent or null, `deployment` included.
  */
 const skippedDeploymentShape = {
-  cause: z.string().nullish(),
-  deployment: z
-    .looseObject({
-      name: z.string().nullish(),
-      digest: z.string().nullish(),
-      deployment_name: z.string().nullish()
+  cause: z.nullish(z.string()),
+  deployment: z.nullish(
+    z.looseObject({
+      name: z.nullish(z.string()),
+      digest: z.nullish(z.string()),
+      deployment_name: z.nullish(z.string())
     })
-    .nullish()
+  )
 }
 export const skippedDeploymentSchema = z.looseObject(skippedDeploymentShape)
 export type SkippedDeployment = z.infer<typeof skippedDeploymentSchema>
@@ -196,20 +202,20 @@ const salvageSkipped = (body: unknown): SkippedDeployment[] =>
   salvageList(skippedDeploymentShape, body, 'errors')
 
 const clusterSetResponse = z.looseObject({
-  total_count: z.number().nullish(),
-  deployment_records: z.array(deploymentRecordSchema).nullish(),
-  errors: z.array(skippedDeploymentSchema).nullish()
+  total_count: z.nullish(z.number()),
+  deployment_records: z.nullish(z.array(deploymentRecordSchema)),
+  errors: z.nullish(z.array(skippedDeploymentSchema))
 })
 const jobCreatedResponse = z.looseObject({
   job_id: z.number(),
-  errors: z.array(skippedDeploymentSchema).nullish()
+  errors: z.nullish(z.array(skippedDeploymentSchema))
 })
 export const clusterJobSchema = z.looseObject({
-  job_id: z.number().nullish(),
+  job_id: z.nullish(z.number()),
   status: z.string(),
-  started_at: z.string().nullish(),
-  total_count: z.number().nullish(),
-  errors: z.array(skippedDeploymentSchema).nullish()
+  started_at: z.nullish(z.string()),
+  total_count: z.nullish(z.number()),
+  errors: z.nullish(z.array(skippedDeploymentSchema))
 })
 export type ClusterJob = z.infer<typeof clusterJobSchema>
 

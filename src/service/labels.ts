@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import type { ServiceClient } from '../client/client.js'
 import { ServiceError } from '../client/errors.js'
 import { path, withQuery } from '../client/paths.js'
@@ -7,8 +7,8 @@ import { parseResponse } from './parse.js'
 /** Lenient: unknown fields are kept; `description` may be null. */
 export const labelSchema = z.looseObject({
   name: z.string(),
-  color: z.string().nullish(),
-  description: z.string().nullish()
+  color: z.nullish(z.string()),
+  description: z.nullish(z.string())
 })
 export type Label = z.infer<typeof labelSchema>
 const labelList = z.array(labelSchema)

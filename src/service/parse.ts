@@ -1,7 +1,7 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
 
 /** Checks a response body against its schema; an unexpected shape is an error that says so. */
-export function parseResponse<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
+export function parseResponse<T>(schema: z.ZodMiniType<T>, body: unknown, what: string): T {
   const result = schema.safeParse(body ?? {})
   if (!result.success) {
     throw new Error(
@@ -23,7 +23,7 @@ export interface WriteAnswer<T> {
  * refusal becomes a warning.
  */
 export function parseWriteResponse<T>(
-  schema: z.ZodType<T>,
+  schema: z.ZodMiniType<T>,
   body: unknown,
   what: string,
   salvage: (body: unknown) => T
@@ -44,7 +44,7 @@ export function parseWriteResponse<T>(
  * Undefined when `value` is not an object.
  */
 export function salvageObject(
-  shape: Record<string, z.ZodType>,
+  shape: Record<string, z.ZodMiniType>,
   value: unknown
 ): Record<string, unknown> | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
@@ -63,7 +63,7 @@ export function salvageObject(
 
 /** The objects of `body[key]` salvaged one by one (see `salvageObject`); other items are left out. */
 export function salvageList(
-  shape: Record<string, z.ZodType>,
+  shape: Record<string, z.ZodMiniType>,
   body: unknown,
   key: string
 ): Record<string, unknown>[] {

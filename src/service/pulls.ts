@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import type { ServiceClient } from '../client/client.js'
 import { ServiceError } from '../client/errors.js'
 import { path, withQuery } from '../client/paths.js'
@@ -10,26 +10,26 @@ import { parseResponse } from './parse.js'
  */
 export const pullSchema = z.looseObject({
   number: z.number(),
-  state: z.string().optional(),
-  merged: z.boolean().optional(),
-  merged_at: z.string().nullish(),
-  body: z.string().nullish(),
-  url: z.string().optional(),
-  base: z
-    .looseObject({
-      ref: z.string().optional(),
-      repo: z.looseObject({ full_name: z.string().optional() }).nullish()
+  state: z.optional(z.string()),
+  merged: z.optional(z.boolean()),
+  merged_at: z.nullish(z.string()),
+  body: z.nullish(z.string()),
+  url: z.optional(z.string()),
+  base: z.optional(
+    z.looseObject({
+      ref: z.optional(z.string()),
+      repo: z.nullish(z.looseObject({ full_name: z.optional(z.string()) }))
     })
-    .optional()
+  )
 })
 export type Pull = z.infer<typeof pullSchema>
 
 export const issueSchema = z.looseObject({
   number: z.number(),
-  state: z.string().optional(),
-  body: z.string().nullish(),
+  state: z.optional(z.string()),
+  body: z.nullish(z.string()),
   /** present only on issues that are pull requests */
-  pull_request: z.looseObject({}).nullish()
+  pull_request: z.nullish(z.looseObject({}))
 })
 export type Issue = z.infer<typeof issueSchema>
 
@@ -38,9 +38,9 @@ const commitSchema = z.looseObject({
   commit: z.looseObject({ message: z.string() })
 })
 const compareSchema = z.looseObject({
-  status: z.string().optional(),
-  total_commits: z.number().optional(),
-  commits: z.array(commitSchema).default([])
+  status: z.optional(z.string()),
+  total_commits: z.optional(z.number()),
+  commits: z._default(z.array(commitSchema), [])
 })
 
 export interface CommitSummary {
