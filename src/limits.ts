@@ -9,3 +9,6 @@ export type RuntimeRisk = (typeof RUNTIME_RISKS)[number]
 export const DEPLOYMENT_STATUSES = ['deployed', 'decommissioned'] as const
 export const STORAGE_STATUSES = ['active', 'eol', 'deleted'] as const
 export const MAX_TAGS = 5
+
+/** Sent as `X-GitHub-Api-Version` unless `api-version` says otherwise. */
+export const DEFAULT_API_VERSION = '2026-03-10'

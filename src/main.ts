@@ -2,7 +2,7 @@ import * as core from '@actions/core'
 import { InputError, parseInputs, readRawInputs } from './inputs/index.js'
 import { failureReport, renderSummary, toOutputs } from './report.js'
 import { readRunEvent } from './run-event.js'
-import { run, type RunOptions } from './run.js'
+import type { RunOptions } from './run.js'
 
 const coreLog = {
   debug: (message: string) => core.debug(message),
@@ -39,6 +39,8 @@ export async function main(options: RunOptions = {}): Promise<void> {
     if (discovers) core.warning(`${message}, so \`pull-requests: auto\` may find nothing`)
     else core.debug(message)
   }
+  // Loaded only once the inputs are sound: bad input fails without loading the HTTP client.
+  const { run } = await import('./run.js')
   const result = await run(inputs, { log: coreLog, event, ...options })
 
   const unwritten = writeOutputs(toOutputs(result))

@@ -1,6 +1,7 @@
 // Over 300 lines on purpose: one request loop whose queue, write pacing, retry budget, step
 // deadline and remembered redirects are shared state; split, each part would need the others.
-import { Agent, type Dispatcher } from 'undici'
+import type { Dispatcher } from 'undici'
+import { Agent } from './agent.js'
 import { systemClock, type Clock } from './clock.js'
 import { permissionHint, ServiceError, type ValidationError } from './errors.js'
 import { silentLog, type Log } from './log.js'
@@ -15,7 +16,6 @@ export const MAX_REDIRECTS = 5
  * wait that would end later fails at once, so a flaky day cannot hold a deploy job for hours.
  */
 export const STEP_DEADLINE_MS = 60 * 60 * 1000
-export const DEFAULT_API_VERSION = '2026-03-10'
 
 export interface ClientOptions {
   /** `https://api.github.com` or an Enterprise Server `https://HOST/api/v3`. */

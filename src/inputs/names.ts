@@ -1,4 +1,4 @@
-import { DEFAULT_API_VERSION } from '../client/client.js'
+import { DEFAULT_API_VERSION } from '../limits.js'
 
 /** Every input the action reads, as action.yml declares them. */
 export const INPUT_NAMES = [

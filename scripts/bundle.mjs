@@ -1,0 +1,59 @@
+// `npm run build`: bundles src/ into dist/ with esbuild, as ES modules the runner starts with
+// Node 24. What only a run that gets past its inputs needs (the HTTP client, the run) is split
+// into chunks loaded on demand, so bad input fails without loading it. dist/licenses.txt lists
+// every package the bundle holds, with its license text.
+import { build } from 'esbuild'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const dist = join(root, 'dist')
+rmSync(dist, { recursive: true, force: true })
+mkdirSync(dist)
+
+const stub = join(root, 'scripts/stubs/actions-http-client.mjs')
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: ['src/index.ts'],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  minify: true,
+  splitting: true,
+  outdir: 'dist',
+  chunkNames: 'chunks/[name]-[hash]',
+  legalComments: 'none',
+  metafile: true,
+  logLevel: 'warning',
+  alias: { '@actions/http-client/lib/auth': stub, '@actions/http-client': stub },
+  // undici and @actions/* are CommonJS inside: their require() of Node's modules needs one.
+  banner: {
+    js: "import{createRequire as __createRequire}from'node:module';const require=__createRequire(import.meta.url);"
+  }
+})
+
+writeFileSync(join(dist, 'package.json'), '{"type":"module"}\n')
+writeFileSync(join(dist, 'licenses.txt'), licenses(result.metafile))
+
+/** name, license and license text of each package whose code is in the bundle, sorted by name. */
+function licenses(metafile) {
+  const packages = new Set()
+  for (const output of Object.values(metafile.outputs)) {
+    for (const input of Object.keys(output.inputs)) {
+      const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input)
+      if (match) packages.add(match[1])
+    }
+  }
+  const entries = [...packages].map(dir => {
+    const pkg = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'))
+    const file = readdirSync(join(root, dir)).find(f => /^(licen[sc]e|copying)/i.test(f))
+    const text = file ? readFileSync(join(root, dir, file), 'utf8').trim() : ''
+    return { name: pkg.name, text: `${pkg.name}\n${pkg.license ?? 'UNKNOWN'}\n${text}\n` }
+  })
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  return entries.map(e => e.text).join('\n')
+}
+
+if (!existsSync(join(dist, 'index.js'))) throw new Error('esbuild wrote no dist/index.js')
