@@ -10,7 +10,6 @@ import {
   DOCS,
   isGranted,
   permissionHeader,
-  type AnswerShape,
   type Reply,
   type RouteContext,
   type TokenGrant
@@ -21,58 +20,11 @@ import { labelRoutes } from './routes-labels.js'
 import { pullRoutes } from './routes-pulls.js'
 import { seedState, type SeedData } from './seed.js'
 import { createState, findOrg, findRepo, type EmulatorState } from './state.js'
+import type { Emulator, EmulatorOptions, RecordedRequest } from './types.js'
 import { isObject } from './validate.js'
 
-export type { Fault, FaultRule } from './faults.js'
-export type { AnswerShape, TokenGrant } from './http.js'
-export type * from './seed.js'
-export type * from './state.js'
-
-export interface EmulatorOptions {
-  host?: string
-  port?: number
-  tokens?: Record<string, TokenGrant>
-  orgs?: string[]
-  repos?: string[]
-  apiVersions?: string[]
-  attestedDigests?: 'any' | string[]
-  jobStepMs?: number
-  pollIntervalSeconds?: number
-  /** the response shapes, `full` unless told (see AnswerShape); both conform to the description */
-  answers?: AnswerShape
-  minWriteGapMs?: number
-  /** data applied at start and again on every reset() */
-  seed?: SeedData
-  /** called once per recorded request, when its response finished or its socket closed */
-  onRequest?: (request: RecordedRequest) => void
-}
-
-export interface RecordedRequest {
-  seq: number
-  method: string
-  url: string
-  path: string
-  headers: Record<string, string>
-  body: unknown
-  arrivedAt: number
-  /** 0 until the response finished or the socket closed */
-  finishedAt: number
-  status: number
-  /** the JSON body of the response (undefined for none, the text when it is not JSON) */
-  response?: unknown
-  fault?: string
-}
-
-export interface Emulator {
-  url: string
-  requests: RecordedRequest[]
-  addFault(rule: FaultRule): void
-  clearFaults(): void
-  state: EmulatorState
-  seed(data: SeedData): void
-  reset(): void
-  close(): Promise<void>
-}
+// Until the users import emulator/index.js.
+export type * from './types.js'
 
 const ROUTES: Route[] = [...artifactRoutes, ...labelRoutes, ...pullRoutes]
 const API_PREFIX = '/api/v3'
