@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { startEmulator, type Emulator } from '../emulator/server.js'
+import { startEmulator, type Emulator } from '../emulator/index.js'
 import { projectRoot, runAction } from '../scripts/run-action.js'
 
 const TOKEN = 'bench-token'

@@ -2,3 +2,8 @@
 export { startEmulator } from './server.js'
 export { demoSeed, DEMO_HEAD_SHA, DEMO_TAG_SHA, sha } from './demo-seed.js'
 export type * from './types.js'
+
+// The routing itself, for the tests that check which route a recorded path reaches.
+export { matchRoute } from './router.js'
+export { artifactRoutes } from './routes-artifacts.js'
+export { labelRoutes } from './routes-labels.js'

@@ -23,9 +23,6 @@ import { createState, findOrg, findRepo, type EmulatorState } from './state.js'
 import type { Emulator, EmulatorOptions, RecordedRequest } from './types.js'
 import { isObject } from './validate.js'
 
-// Until the users import emulator/index.js.
-export type * from './types.js'
-
 const ROUTES: Route[] = [...artifactRoutes, ...labelRoutes, ...pullRoutes]
 const API_PREFIX = '/api/v3'
 const DEFAULT_VERSION = '2022-11-28'
