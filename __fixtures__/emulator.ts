@@ -3,7 +3,7 @@ import {
   type Emulator,
   type EmulatorOptions,
   type RecordedRequest
-} from '../emulator/server.js'
+} from '../emulator/index.js'
 
 export const TOKEN = 'test-token'
 export const DIGEST = 'sha256:' + '0123456789abcdef'.repeat(4)

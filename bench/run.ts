@@ -12,7 +12,7 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { cpus, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { startEmulator, type Emulator } from '../emulator/server.js'
+import { startEmulator, type Emulator } from '../emulator/index.js'
 import { projectRoot, runAction } from '../scripts/run-action.js'
 
 const TOKEN = 'bench-token'

@@ -1,5 +1,4 @@
-import { demoSeed } from './demo-seed.js'
-import { startEmulator, type RecordedRequest } from './server.js'
+import { demoSeed, startEmulator, type RecordedRequest } from './index.js'
 
 const TOKEN = 'test-token'
 

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http'
 import { faultRuleFromJson } from './faults.js'
-import type { Emulator } from './server.js'
+import type { Emulator } from './types.js'
 import type { SeedData } from './seed.js'
 
 function reply(res: ServerResponse, status: number, body: unknown): void {

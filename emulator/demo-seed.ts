@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { SeedData } from './server.js'
+import type { SeedData } from './seed.js'
 
 /** A stable fake commit sha for a name. */
 export function sha(text: string): string {

@@ -1,3 +1,4 @@
+// Over 300 lines on purpose: the state's shape (its public types) beside the few operations that keep it consistent.
 export interface LabelState {
   id: number
   node_id: string

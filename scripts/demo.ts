@@ -12,7 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { startEmulator } from '../emulator/server.js'
+import { startEmulator } from '../emulator/index.js'
 import { documentedJobs, stageJob } from './documented-jobs.js'
 import { runAction } from './run-action.js'
 

@@ -10,8 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parse } from 'yaml'
-import type { SeedData } from '../emulator/server.js'
-import { demoSeed, sha as fakeSha } from '../emulator/demo-seed.js'
+import { demoSeed, sha as fakeSha, type SeedData } from '../emulator/index.js'
 import { evaluate, projectRoot, type ExpressionContext, type RunContext } from './run-action.js'
 
 export interface DocumentedJob {

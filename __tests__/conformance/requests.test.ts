@@ -18,7 +18,7 @@
 import { DIGEST, TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
 import { MemoryLog } from '../../__fixtures__/memory-log.js'
 import { ScaledClock } from '../../__fixtures__/scaled-clock.js'
-import type { AnswerShape, Emulator, RecordedRequest, SeedData } from '../../emulator/server.js'
+import type { AnswerShape, Emulator, RecordedRequest, SeedData } from '../../emulator/index.js'
 import { runAction } from '../../scripts/run-action.js'
 import { parseInputs, type RawInputs } from '../../src/inputs/index.js'
 import { run } from '../../src/run.js'

@@ -1,4 +1,4 @@
-import { startEmulator, type Emulator } from '../../emulator/server.js'
+import { startEmulator, type Emulator } from '../../emulator/index.js'
 import { call, DIGEST, DIGEST_B, sleep, waitFor } from './helpers.js'
 
 const SINGLE = '/orgs/acme/artifacts/metadata/deployment-record'

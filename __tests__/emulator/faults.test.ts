@@ -1,4 +1,4 @@
-import { startEmulator, type Emulator } from '../../emulator/server.js'
+import { startEmulator, type Emulator } from '../../emulator/index.js'
 import { call, sleep } from './helpers.js'
 
 const LABELS = '/repos/acme/web/labels'

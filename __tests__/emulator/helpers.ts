@@ -1,5 +1,5 @@
 import { request } from 'node:http'
-import type { Emulator } from '../../emulator/server.js'
+import type { Emulator } from '../../emulator/index.js'
 
 export const TOKEN = 'test-token'
 export const DIGEST = 'sha256:' + 'a'.repeat(64)

@@ -6,7 +6,7 @@ import {
   withEmulator,
   writesOf
 } from '../../__fixtures__/emulator.js'
-import type { Emulator } from '../../emulator/server.js'
+import type { Emulator } from '../../emulator/index.js'
 
 let emulator: Emulator
 beforeAll(async () => {

@@ -17,7 +17,7 @@ import {
 } from '../../scripts/documented-jobs.js'
 import { runAction, type ActionRun } from '../../scripts/run-action.js'
 import { withEmulator, TOKEN } from '../../__fixtures__/emulator.js'
-import type { Emulator } from '../../emulator/server.js'
+import type { Emulator } from '../../emulator/index.js'
 import { defaultDeploymentName } from '../../src/inputs/index.js'
 
 const ORG = REPOSITORY.split('/')[0] as string

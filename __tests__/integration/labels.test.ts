@@ -1,6 +1,6 @@
 import { TOKEN, withEmulator, writesOf } from '../../__fixtures__/emulator.js'
 import { MemoryLog } from '../../__fixtures__/memory-log.js'
-import type { Emulator, SeedData } from '../../emulator/server.js'
+import type { Emulator, SeedData } from '../../emulator/index.js'
 import { ServiceClient } from '../../src/client/client.js'
 import { applyLabels, type LabelRunResult } from '../../src/labels/apply.js'
 import type { DiscoveryContext } from '../../src/labels/discover.js'

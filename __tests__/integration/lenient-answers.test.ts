@@ -3,7 +3,7 @@
 import { DIGEST, TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
 import { MemoryLog } from '../../__fixtures__/memory-log.js'
 import { ScaledClock } from '../../__fixtures__/scaled-clock.js'
-import type { Emulator } from '../../emulator/server.js'
+import type { Emulator } from '../../emulator/index.js'
 import { ServiceClient } from '../../src/client/client.js'
 import { parseInputs, type RawInputs } from '../../src/inputs/index.js'
 import { renderSummary, toOutputs } from '../../src/report.js'

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runAction, type ActionRun } from '../../scripts/run-action.js'
 import { DIGEST, TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
-import type { Emulator } from '../../emulator/server.js'
+import type { Emulator } from '../../emulator/index.js'
 
 let emulator: Emulator
 let dir: string

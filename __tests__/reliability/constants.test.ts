@@ -8,7 +8,7 @@ import { DIGEST, TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
 import { FakeClock } from '../../__fixtures__/fake-clock.js'
 import { MemoryLog } from '../../__fixtures__/memory-log.js'
 import { RecordingDispatcher, singleDeployment } from '../../__fixtures__/reliability.js'
-import type { Emulator } from '../../emulator/server.js'
+import type { Emulator } from '../../emulator/index.js'
 import { MAX_REDIRECTS, REQUEST_TIMEOUT_MS, ServiceClient } from '../../src/client/client.js'
 import { WRITE_GAP_MS } from '../../src/client/pacer.js'
 import {

@@ -21,7 +21,7 @@ import {
   WRITE_GAP_MS
 } from '../../__fixtures__/reliability.js'
 import { ScaledClock } from '../../__fixtures__/scaled-clock.js'
-import type { Emulator, Fault, RecordedRequest } from '../../emulator/server.js'
+import type { Emulator, Fault, RecordedRequest } from '../../emulator/index.js'
 import type { Clock } from '../../src/client/clock.js'
 import { MAX_REDIRECTS } from '../../src/client/client.js'
 import { RESET_MARGIN_MS, UNTIMED_RATE_LIMIT_WAIT_MS } from '../../src/client/retry-policy.js'

@@ -6,7 +6,7 @@
 import fc from 'fast-check'
 import { DIGEST, TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
 import { CLUSTER_ITEMS, singleDeployment, wholeCluster } from '../../__fixtures__/reliability.js'
-import type { Emulator } from '../../emulator/server.js'
+import type { Emulator } from '../../emulator/index.js'
 import { JOB_LIMIT, SYNC_LIMIT } from '../../src/cluster/items.js'
 import { DEPLOYMENT_STATUSES, MAX_TAGS, RUNTIME_RISKS, STORAGE_STATUSES } from '../../src/limits.js'
 import {

@@ -2,7 +2,7 @@ import { TOKEN, withEmulator, writesOf } from '../../__fixtures__/emulator.js'
 import { MemoryLog } from '../../__fixtures__/memory-log.js'
 import { RecordingDispatcher } from '../../__fixtures__/reliability.js'
 import { ScaledClock } from '../../__fixtures__/scaled-clock.js'
-import type { Emulator, Fault } from '../../emulator/server.js'
+import type { Emulator, Fault } from '../../emulator/index.js'
 import { parseInputs } from '../../src/inputs/index.js'
 import { run } from '../../src/run.js'
 

@@ -1,0 +1,118 @@
+import { STATUS_CODES, type ServerResponse } from 'node:http'
+import type { Fault } from './faults.js'
+import { DOCS, type Reply } from './http.js'
+import type { RecordedRequest } from './types.js'
+import { isObject } from './validate.js'
+
+const RATE_LIMIT = 5000
+
+export function parseLoose(raw: string): unknown {
+  if (raw === '') return undefined
+  try {
+    return JSON.parse(raw)
+  } catch {
+    return raw
+  }
+}
+
+/** Writes replies and faults with the service's headers, and keeps the rate-limit window. */
+export class Responder {
+  private responses = 0
+  private rate = { used: 0, reset: 0 }
+  /** Marks a response finished; called just before its last bytes are written. */
+  private readonly ending = new WeakMap<ServerResponse, () => void>()
+
+  onEnding(res: ServerResponse, finish: () => void): void {
+    this.ending.set(res, finish)
+  }
+
+  resetRate(): void {
+    this.rate = { used: 0, reset: 0 }
+  }
+
+  private rateHeaders(counted: boolean): Record<string, string> {
+    const nowSeconds = Math.floor(Date.now() / 1000)
+    // The emulator never enforces the primary limit (tests inject it with a status fault), so
+    // it opens a new window instead of telling a client to wait an hour.
+    if (nowSeconds >= this.rate.reset || this.rate.used >= RATE_LIMIT)
+      this.rate = { used: 0, reset: nowSeconds + 3600 }
+    // A 304 to an authenticated conditional request is free, as on the service.
+    if (counted) this.rate.used++
+    return {
+      'x-ratelimit-limit': String(RATE_LIMIT),
+      'x-ratelimit-remaining': String(RATE_LIMIT - this.rate.used),
+      'x-ratelimit-reset': String(this.rate.reset),
+      'x-ratelimit-used': String(this.rate.used),
+      'x-ratelimit-resource': 'core'
+    }
+  }
+
+  private baseHeaders(status: number): Record<string, string> {
+    this.responses++
+    return {
+      'x-github-request-id': `EMU:${this.responses.toString(16).toUpperCase().padStart(6, '0')}`,
+      ...this.rateHeaders(status !== 304)
+    }
+  }
+
+  send(res: ServerResponse, record: RecordedRequest, reply: Reply, docs: string): void {
+    const { status } = reply
+    const headers: Record<string, string> = { ...this.baseHeaders(status) }
+    let text = ''
+    if (status !== 204 && status !== 304) {
+      let body = reply.body ?? { message: STATUS_CODES[status] ?? 'Error' }
+      if (docs && status >= 400 && isObject(body) && !('documentation_url' in body))
+        body = { ...body, documentation_url: docs }
+      text = typeof body === 'string' ? body : JSON.stringify(body)
+      headers['content-type'] = 'application/json; charset=utf-8'
+      headers['content-length'] = String(Buffer.byteLength(text))
+    }
+    Object.assign(headers, reply.headers)
+    record.status = status
+    record.response = text === '' ? undefined : parseLoose(text)
+    res.writeHead(status, headers)
+    // Stamped before the bytes leave: 'finish' can fire late on a busy event loop, after the client
+    // already has the response, which would make the gap to its next write look too short.
+    this.ending.get(res)?.()
+    res.end(text)
+  }
+
+  answerFault(fault: Fault, record: RecordedRequest, res: ServerResponse): void {
+    record.fault = fault.kind
+    switch (fault.kind) {
+      case 'status':
+        // A body the test chose goes out verbatim; only the default one gets documentation_url.
+        return this.send(res, record, fault, fault.body === undefined ? DOCS : '')
+      case 'redirect':
+        return this.send(
+          res,
+          record,
+          {
+            status: fault.status,
+            headers: { location: fault.location },
+            body: {
+              message: STATUS_CODES[fault.status],
+              url: fault.location,
+              documentation_url: DOCS
+            }
+          },
+          DOCS
+        )
+      case 'reset':
+        res.socket?.destroy()
+        return
+      case 'hang':
+        return
+      case 'truncate': {
+        const partial = '{"total_count":1,"deployment_records":[{"id":1,"digest":"sha256:'
+        res.writeHead(200, {
+          ...this.baseHeaders(200),
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': String(Buffer.byteLength(partial) + 512)
+        })
+        res.write(partial, () => res.destroy())
+        return
+      }
+    }
+  }
+}
