@@ -13,6 +13,30 @@ rmSync(dist, { recursive: true, force: true })
 mkdirSync(dist)
 
 const stub = join(root, 'scripts/stubs/actions-http-client.mjs')
+const unused = join(root, 'scripts/stubs/unused-module.mjs')
+
+/**
+ * Files that dependencies load (or bundle) for features this action never uses, each replaced
+ * by a stub that fails if called: undici's HTTP/2 client (loads node:http2; the client never
+ * offers h2), undici's fetch body reader (only for FormData bodies; the client sends JSON), and
+ * @actions/core's `platform` helper (starts @actions/exec and child_process on every run; the
+ * action asks git through @actions/exec itself, and only when it reads a range).
+ */
+const UNUSED = [
+  /undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/,
+  /undici[\\/]lib[\\/]web[\\/]fetch[\\/]body\.js$/,
+  /@actions[\\/]core[\\/]lib[\\/]platform\.js$/
+]
+const leaveOutUnused = {
+  name: 'leave-out-unused',
+  setup(build) {
+    build.onLoad({ filter: /\.js$/ }, args =>
+      UNUSED.some(pattern => pattern.test(args.path))
+        ? { contents: readFileSync(unused, 'utf8'), loader: 'js', resolveDir: dirname(unused) }
+        : undefined
+    )
+  }
+}
 const result = await build({
   absWorkingDir: root,
   entryPoints: ['src/index.ts'],
@@ -28,10 +52,11 @@ const result = await build({
   metafile: true,
   logLevel: 'warning',
   alias: { '@actions/http-client/lib/auth': stub, '@actions/http-client': stub },
-  // undici and @actions/* are CommonJS inside: their require() of Node's modules needs one.
-  banner: {
-    js: "import{createRequire as __createRequire}from'node:module';const require=__createRequire(import.meta.url);"
-  }
+  plugins: [leaveOutUnused],
+  // undici and @actions/* are CommonJS inside: what they still require() is one of Node's own
+  // modules (everything else is bundled). process.getBuiltinModule gives those without loading
+  // node:module for createRequire, a few milliseconds of every start.
+  banner: { js: 'const require=id=>process.getBuiltinModule(id);' }
 })
 
 writeFileSync(join(dist, 'package.json'), '{"type":"module"}\n')

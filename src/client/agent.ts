@@ -7,9 +7,9 @@ import AgentClass from 'undici/lib/dispatcher/agent.js'
 // @ts-expect-error see above
 import Dispatcher from 'undici/lib/dispatcher/dispatcher.js'
 // @ts-expect-error see above
-import api from 'undici/lib/api/index.js'
+import request from 'undici/lib/api/api-request.js'
 
-// What undici's entry does to give every dispatcher `request()`, `stream()` and the rest.
-Object.assign((Dispatcher as { prototype: object }).prototype, api)
+// What undici's entry does to give every dispatcher `request()` (the only API the client calls).
+Object.assign((Dispatcher as { prototype: object }).prototype, { request })
 
 export const Agent = AgentClass as typeof UndiciAgent

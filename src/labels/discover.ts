@@ -1,6 +1,5 @@
 // Over 300 lines on purpose: one Discoverer follows the contract's rules per event (pull
 // request, push, range by git or compare, commit lookup); each rule reads the others' state.
-import { getExecOutput } from '@actions/exec'
 import type { ServiceClient } from '../client/client.js'
 import { ServiceError } from '../client/errors.js'
 import {
@@ -355,6 +354,8 @@ async function git(
 ): Promise<{ ok: boolean; stdout: string }> {
   if (!cwd) return { ok: false, stdout: '' }
   try {
+    // Loaded when a range is read with git: most runs never start a process.
+    const { getExecOutput } = await import('@actions/exec')
     const result = await getExecOutput('git', args, { cwd, silent: true, ignoreReturnCode: true })
     return { ok: result.exitCode === 0, stdout: result.stdout }
   } catch {
