@@ -207,7 +207,6 @@ export class ServiceClient {
     extraHeaders: Record<string, string> | undefined
   ): Promise<Attempt> {
     const write = isWrite(method)
-    if (write) await this.pacer.beforeWrite()
     const { origin, path } = splitUrl(url)
     const headers: Record<string, string> = {
       accept: 'application/vnd.github+json',
@@ -219,6 +218,8 @@ export class ServiceClient {
     if (origin === this.origin) headers['authorization'] = `Bearer ${this.options.token}`
     if (body !== undefined) headers['content-type'] = 'application/json; charset=utf-8'
 
+    // Everything above is ready before the wait, so the write leaves the moment the gap is over.
+    if (write) await this.pacer.beforeWrite()
     const started = this.clock.now()
     if (write) this.counts.writes++
     else this.counts.reads++
