@@ -1,5 +1,16 @@
 import { DEFAULT_API_VERSION } from '../limits.js'
 
+/** The inputs of the labels job (src/labels/ reads them). */
+export const LABEL_INPUT_NAMES = [
+  'labels',
+  'remove-labels',
+  'label-color',
+  'label-description',
+  'pull-requests',
+  'since',
+  'label-linked-issues'
+] as const
+
 /** Every input the action reads, as action.yml declares them. */
 export const INPUT_NAMES = [
   'token',
@@ -27,13 +38,7 @@ export const INPUT_NAMES = [
   'cluster-mode',
   'partial-success',
   'job-timeout',
-  'labels',
-  'remove-labels',
-  'label-color',
-  'label-description',
-  'pull-requests',
-  'since',
-  'label-linked-issues',
+  ...LABEL_INPUT_NAMES,
   'dry-run',
   'max-retries'
 ] as const

@@ -1,16 +1,8 @@
-import type { InputName } from '../inputs/names.js'
+import { LABEL_INPUT_NAMES } from '../inputs/names.js'
 import type { InputProblem } from '../inputs/problems.js'
 import { hasControlCharacters, splitList } from '../text.js'
 
-export const LABEL_INPUT_NAMES = [
-  'labels',
-  'remove-labels',
-  'label-color',
-  'label-description',
-  'pull-requests',
-  'since',
-  'label-linked-issues'
-] as const satisfies readonly InputName[]
+export { LABEL_INPUT_NAMES }
 
 export type LabelInputName = (typeof LABEL_INPUT_NAMES)[number]
 export type LabelRawInputs = Partial<Record<LabelInputName, string>>
