@@ -2,6 +2,7 @@ import * as core from '@actions/core'
 import { InputError, parseInputs, readRawInputs } from './inputs/index.js'
 import { failureReport, renderSummary, toOutputs } from './report.js'
 import { readRunEvent } from './run-event.js'
+import { firstLineOf } from './result.js'
 import type { RunOptions } from './run.js'
 
 const coreLog = {
@@ -60,7 +61,7 @@ function writeOutputs(outputs: Record<string, string>): string | undefined {
   } catch (error) {
     return (
       `The step's outputs could not be written to GITHUB_OUTPUT (${process.env['GITHUB_OUTPUT'] ?? 'unset'}): ` +
-      `${firstLine(error)}. What the log above says was recorded was recorded; later steps ` +
+      `${firstLineOf(error)}. What the log above says was recorded was recorded; later steps ` +
       'cannot read it from the outputs.'
     )
   }
@@ -74,11 +75,7 @@ async function writeSummary(markdown: string): Promise<void> {
   } catch (error) {
     core.warning(
       `The job summary could not be written to GITHUB_STEP_SUMMARY (${process.env['GITHUB_STEP_SUMMARY']}): ` +
-        `${firstLine(error)}. The log above says what was recorded.`
+        `${firstLineOf(error)}. The log above says what was recorded.`
     )
   }
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''
 }

@@ -77,6 +77,11 @@ export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
 
+/** The first line of the message: for a sentence that quotes the error. */
+export function firstLineOf(error: unknown): string {
+  return messageOf(error).split('\n')[0] ?? ''
+}
+
 /** A failure that would repeat for every later call: bad credentials, a long rate limit. */
 export function isFatal(error: unknown): boolean {
   return error instanceof ServiceError && error.fatal

@@ -14,6 +14,7 @@ import {
 } from '../service/pulls.js'
 import { isSafeRef } from './inputs.js'
 import { closingReferences, list, pullNumberFromSubject } from './references.js'
+import { firstLineOf } from '../result.js'
 
 /** What `pull-requests: auto` looks at; the action fills it from the run's variables (`readRunEvent`). */
 export interface DiscoveryContext {
@@ -257,7 +258,7 @@ class Discoverer {
       return {
         warning:
           `could not read the commits ${base}...${head} with the compare endpoint ` +
-          `(${firstLine(error)}): ${FIX_HISTORY}; \`since\` must name a ref or sha the ` +
+          `(${firstLineOf(error)}): ${FIX_HISTORY}; \`since\` must name a ref or sha the ` +
           'repository has'
       }
     }
@@ -297,7 +298,7 @@ class Discoverer {
       } catch (error) {
         if (error instanceof ServiceError && error.fatal) throw error
         this.warnings.push(
-          `${what}: could not look up the pull request of commit ${short(commit.sha)}: ${firstLine(error)}`
+          `${what}: could not look up the pull request of commit ${short(commit.sha)}: ${firstLineOf(error)}`
         )
         continue
       }
@@ -389,9 +390,4 @@ function stringOf(value: unknown): string | undefined {
 
 function short(ref: string): string {
   return /^[0-9a-f]{40,64}$/.test(ref) ? ref.slice(0, 7) : ref
-}
-
-function firstLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error)
-  return text.split('\n')[0] ?? text
 }
