@@ -43,6 +43,7 @@ export function readKubernetesItems(
   env: Env,
   { serviceRepository }: { serviceRepository?: string } = {}
 ): KubernetesItems | undefined {
+  const earlier = c.problems.length
   const template = c.take('deployment-name-template', templateSchema)
   const namespaces = c.take('namespaces', namespaceListSchema)
   const excluded = c.take('exclude-namespaces', namespaceListSchema)
@@ -58,17 +59,14 @@ export function readKubernetesItems(
   if (namespaces && excluded) {
     c.problem('exclude-namespaces', 'give either `namespaces` or `exclude-namespaces`, not both')
   }
-  if (c.problems.length > 0) return undefined
+  if (c.problems.length > earlier) return undefined
 
   const given = c.text('kubernetes-file')
   const path = isAbsolute(given) ? given : resolve(env['GITHUB_WORKSPACE'] ?? process.cwd(), given)
   const wanted = (namespace: string) =>
     namespaces ? namespaces.has(namespace) : !(excluded?.has(namespace) ?? false)
 
-  const objects: KubeObject[] = []
-  let listKind: unknown
-  let firstBadItem: string | undefined
-  let firstKindless: number | undefined
+  let read: ReadObjects
   try {
     const size = statSync(path).size
     if (size > MAX_KUBERNETES_FILE_BYTES) {
@@ -78,14 +76,7 @@ export function readKubernetesItems(
       )
       return undefined
     }
-    const header = readListFile(path, (raw, index) => {
-      // A List's items carry their kind; a PodList's, as the API prints it, may not.
-      if (typeof (raw as { kind?: unknown } | null)?.kind !== 'string') firstKindless ??= index
-      const slim = slimObject(raw, 'Pod')
-      if (typeof slim === 'string') firstBadItem ??= `item [${index}] ${slim}`
-      else if (slim && wanted(slim.namespace)) objects.push(slim)
-    })
-    listKind = header.kind
+    read = readObjects(path, wanted)
   } catch (error) {
     if (error instanceof ListFormatError) {
       c.problem('kubernetes-file', `\`${given}\` ${error.message}`)
@@ -98,6 +89,7 @@ export function readKubernetesItems(
     )
     return undefined
   }
+  const { objects, listKind, firstBadItem, firstKindless } = read
   if (typeof listKind !== 'string' || !LIST_KINDS.includes(listKind)) {
     c.problem(
       'kubernetes-file',
@@ -146,6 +138,27 @@ export function readKubernetesItems(
   }
   if (problems.length > 0) return undefined
   return { items, warnings: derived.warnings }
+}
+
+interface ReadObjects {
+  objects: KubeObject[]
+  listKind: unknown
+  firstBadItem?: string
+  firstKindless?: number
+}
+
+/** The objects of the list at `path` in the namespaces `wanted` keeps, slimmed as they are read. */
+export function readObjects(path: string, wanted: (namespace: string) => boolean): ReadObjects {
+  const read: ReadObjects = { objects: [], listKind: undefined }
+  const header = readListFile(path, (raw, index) => {
+    // A List's items carry their kind; a PodList's, as the API prints it, may not.
+    if (typeof (raw as { kind?: unknown } | null)?.kind !== 'string') read.firstKindless ??= index
+    const slim = slimObject(raw, 'Pod')
+    if (typeof slim === 'string') read.firstBadItem ??= `item [${index}] ${slim}`
+    else if (slim && wanted(slim.namespace)) read.objects.push(slim)
+  })
+  read.listKind = header.kind
+  return read
 }
 
 const templateSchema = readText((value, problem) => {
