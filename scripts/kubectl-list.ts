@@ -361,6 +361,64 @@ export function realisticCluster(): Json {
   ])
 }
 
+/** What the tracker's rules make of realisticCluster(), worked out by hand. */
+export const REALISTIC_ITEMS = [
+  {
+    name: 'ghcr.io/acme/web',
+    version: '1.5.0',
+    digest: digestOf('web:1.5.0'),
+    deployment_name: 'shop/web/web',
+    tags: { team: 'checkout', tier: 'frontend' },
+    runtime_risks: ['internet-exposed', 'sensitive-data']
+  },
+  {
+    name: 'ghcr.io/acme/web-migrations',
+    version: '1.5.0',
+    digest: digestOf('web-migrations:1.5.0'),
+    deployment_name: 'shop/web/migrate',
+    tags: { team: 'checkout', tier: 'frontend' },
+    runtime_risks: ['internet-exposed', 'sensitive-data']
+  },
+  {
+    name: 'postgres',
+    version: '16.2',
+    digest: digestOf('postgres:16.2'),
+    deployment_name: 'shop/db/postgres',
+    runtime_risks: ['sensitive-data']
+  },
+  {
+    name: 'registry.internal:5000/payments/api',
+    digest: digestOf('payments-api'),
+    deployment_name: 'payments/api/api',
+    tags: {
+      'cost-center': 'cc-42',
+      'env-class': 'pci',
+      owner: 'payments-team',
+      pager: 'payments-oncall',
+      service: 'api'
+    }
+  },
+  {
+    name: 'quay.io/prometheus/node-exporter',
+    version: 'v1.8.0',
+    digest: digestOf('node-exporter:v1.8.0'),
+    deployment_name: 'kube-system/node-exporter/node-exporter'
+  },
+  {
+    name: 'registry.internal:5000/acme/report',
+    version: '2026.02',
+    digest: digestOf('report:2026.02'),
+    deployment_name: 'batch/nightly-report/report',
+    tags: { team: 'data' }
+  },
+  {
+    name: 'ghcr.io/acme/migrate',
+    version: '3',
+    digest: digestOf('migrate:3'),
+    deployment_name: 'batch/migrate-once/migrate'
+  }
+]
+
 const NAMESPACES = ['shop', 'payments', 'search', 'data', 'kube-system']
 
 /**
