@@ -13,6 +13,7 @@ import { cpus, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { startEmulator, type Emulator } from '../emulator/index.js'
+import { syntheticObjects, writeKubectlList } from '../scripts/kubectl-list.js'
 import { projectRoot, runAction } from '../scripts/run-action.js'
 
 const TOKEN = 'bench-token'
@@ -103,6 +104,28 @@ const scenarios: Scenario[] = [
         'deployments-file': join(dir, 'deployments.json'),
         cluster: 'prod-eu-2',
         environment: 'production'
+      }
+    }
+  },
+  {
+    name: 'kubectl-20k',
+    runs: quick ? 1 : 3,
+    // What kubectl prints for about 20k pods (about 200 MB), read and derived in a dry run: the
+    // reads of the preview, no write.
+    inputs: dir => {
+      const path = join(dir, 'cluster-20k.json')
+      if (!existsSync(path)) {
+        const bytes = writeKubectlList(
+          path,
+          syntheticObjects(1950, { podsPerDeployment: 10, padEnv: 30 })
+        )
+        console.log(`kubectl-20k: ${(bytes / 1024 / 1024).toFixed(0)} MB of kubectl output`)
+      }
+      return {
+        'kubernetes-file': path,
+        cluster: 'prod-eu-3',
+        environment: 'production',
+        'dry-run': 'true'
       }
     }
   },

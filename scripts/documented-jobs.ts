@@ -11,6 +11,9 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parse } from 'yaml'
 import { demoSeed, sha as fakeSha, type SeedData } from '../emulator/index.js'
+import { deriveItems, DEFAULT_DEPLOYMENT_NAME_TEMPLATE } from '../src/cluster/kubernetes/derive.js'
+import { readObjects } from '../src/cluster/kubernetes/inputs.js'
+import { syntheticObjects, writeKubectlList } from './kubectl-list.js'
 import { evaluate, projectRoot, type ExpressionContext, type RunContext } from './run-action.js'
 
 export interface DocumentedJob {
@@ -111,7 +114,10 @@ export interface StagedJob {
   context: Partial<RunContext>
   /** the emulator's data: the repository, its labels, pull requests and the history */
   seed: SeedData
-  /** the items a step before ours wrote to `deployments-file`, if it names one */
+  /**
+   * the items a step before ours wrote to `deployments-file`, if it names one; for
+   * `kubernetes-file`, the items the list kubectl printed gives, derived from that file
+   */
   clusterItems?: ClusterItem[]
 }
 
@@ -119,7 +125,7 @@ export interface ClusterItem {
   name: string
   digest: string
   deployment_name: string
-  version: string
+  version?: string
 }
 
 /**
@@ -160,6 +166,8 @@ export async function stageJob(
     clusterItems = clusterOf(run.clusterSize ?? 3)
     await writeFile(join(workspace, file), JSON.stringify(clusterItems))
   }
+  const kubernetesFile = job.with['kubernetes-file']
+  if (kubernetesFile) clusterItems = writeKubectlOutput(job, join(workspace, kubernetesFile), run)
 
   const expressions: ExpressionContext = {
     github: {
@@ -267,6 +275,32 @@ function eventOf(
       return { ref: 'refs/heads/main', payload: { ref: 'refs/heads/main', repository } }
   }
 }
+
+/**
+ * What `kubectl get pods,replicasets,... -A -o json` prints for a cluster of `clusterSize`
+ * workloads (Deployments mid-rollout, DaemonSets, StatefulSets, CronJobs, init containers,
+ * annotations), and the items it gives under the step's namespace filters and template.
+ */
+function writeKubectlOutput(
+  job: DocumentedJob,
+  path: string,
+  run: { clusterSize?: number }
+): ClusterItem[] {
+  writeKubectlList(path, syntheticObjects(run.clusterSize ?? 3))
+  const only = listOf(job.with['namespaces'])
+  const excluded = listOf(job.with['exclude-namespaces'])
+  const { objects } = readObjects(path, namespace =>
+    only.length > 0 ? only.includes(namespace) : !excluded.includes(namespace)
+  )
+  const template = job.with['deployment-name-template'] ?? DEFAULT_DEPLOYMENT_NAME_TEMPLATE
+  return deriveItems(objects, template).items
+}
+
+const listOf = (value: string | undefined) =>
+  (value ?? '')
+    .split(/[\n,]/)
+    .map(item => item.trim())
+    .filter(Boolean)
 
 /** Distinct workloads of a cluster, as the README's kubectl | jq step writes them. */
 function clusterOf(size: number): ClusterItem[] {

@@ -66,7 +66,11 @@ export async function run(inputs: Inputs, options: RunOptions = {}): Promise<Run
           : writeRecords(client, org, requests, result, log)
     })
   }
-  if (cluster) {
+  if (cluster) for (const warning of cluster.warnings ?? []) log.warning(warning)
+  if (cluster && cluster.items.length === 0) {
+    // Only with `allow-empty-cluster: true`: the service never deletes, so there is nothing to send.
+    log.info(`Cluster ${cluster.cluster} has no deployments to record; nothing was sent`)
+  } else if (cluster) {
     jobs.push({
       what: describeCluster(cluster),
       work: () =>

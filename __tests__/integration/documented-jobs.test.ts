@@ -39,7 +39,8 @@ const jobs = documentedJobs()
 
 /** A cluster step runs as a set and, unless its mode says otherwise, as a job-sized cluster too. */
 function runsOf(job: DocumentedJob): Array<[string, DocumentedJob, number | undefined]> {
-  if (!job.with['deployments-file']) return [[job.source, job, undefined]]
+  if (!job.with['deployments-file'] && !job.with['kubernetes-file'])
+    return [[job.source, job, undefined]]
   const mode = job.with['cluster-mode'] ?? 'auto'
   const sizes = mode === 'auto' ? [3, JOB_SIZED_CLUSTER] : [3]
   return sizes.map(size => [`${job.source} (${size} deployments)`, job, size])
@@ -210,11 +211,12 @@ function kindsOf(job: DocumentedJob): string[] {
   const has = (name: string) => (job.with[name] ?? '') !== ''
   const kinds: string[] = []
   const labels = has('labels') || has('remove-labels')
-  const deployment = has('environment') && !has('deployments-file') && !has('deployments')
+  const cluster = has('deployments-file') || has('deployments') || has('kubernetes-file')
+  const deployment = has('environment') && !cluster
   if (deployment && has('registry-url')) kinds.push('both records')
   else if (deployment) kinds.push('deployment record')
   else if (has('registry-url')) kinds.push('storage record only')
-  if (has('deployments-file') || has('deployments')) kinds.push('cluster')
+  if (cluster) kinds.push('cluster')
   if (labels) kinds.push(kinds.length === 0 ? 'labels only' : 'labels')
   return kinds
 }

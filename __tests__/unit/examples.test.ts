@@ -19,6 +19,7 @@ test('there is an example for each common job', () => {
     'decommission.yml',
     'label-staging.yml',
     'promote-with-labels.yml',
+    'record-cluster-kubectl.yml',
     'record-cluster.yml',
     'record-deploy.yml',
     'record-storage.yml',

@@ -5,6 +5,7 @@ import { readText, boundedText, booleanSchema, clusterSchema, oneOf } from '../i
 import { INPUT_DEFAULTS, type RawInputs } from '../inputs/names.js'
 import { Collector, type Parsed } from '../inputs/problems.js'
 import { JOB_LIMIT, SYNC_LIMIT, validateClusterItems, type ClusterItem } from './items.js'
+import { readKubernetesItems } from './kubernetes/inputs.js'
 
 export const CLUSTER_MODES = ['auto', 'sync', 'job'] as const
 export const DEFAULT_JOB_TIMEOUT_SECONDS = Number(INPUT_DEFAULTS['job-timeout'])
@@ -23,6 +24,8 @@ export interface ClusterInputs {
   mode: 'sync' | 'job'
   partialSuccess: boolean
   jobTimeoutSeconds: number
+  /** What deriving the items from `kubernetes-file` skipped, said before anything is sent. */
+  warnings?: string[]
 }
 
 export interface FileReader {
@@ -39,7 +42,9 @@ type Env = Record<string, string | undefined>
 
 /** Whether the inputs ask for a whole cluster. */
 export function wantsWholeCluster(raw: RawInputs): boolean {
-  return [raw['deployments'], raw['deployments-file']].some(v => (v ?? '').trim() !== '')
+  return [raw['deployments'], raw['deployments-file'], raw['kubernetes-file']].some(
+    v => (v ?? '').trim() !== ''
+  )
 }
 
 /**
@@ -56,15 +61,18 @@ export function parseClusterInputs(
   const mode = c.take('cluster-mode', z.enum(CLUSTER_MODES, { error: oneOf(CLUSTER_MODES) }))
   const partialSuccess = c.take('partial-success', booleanSchema)
   const jobTimeout = c.take('job-timeout', jobTimeoutSchema)
+  const kubernetes = readKubernetesItems(c, env, { serviceRepository })
   if (!wantsWholeCluster(raw)) {
     c.refuseGiven(
       ['cluster-mode', 'partial-success', 'job-timeout'],
-      'belongs to a whole cluster, which needs `deployments` or `deployments-file`'
+      'belongs to a whole cluster, which needs `deployments`, `deployments-file` or `kubernetes-file`'
     )
     return { problems: c.problems }
   }
 
-  const items = readItems(c, env, files, serviceRepository)
+  const items = c.given('kubernetes-file')
+    ? kubernetes?.items
+    : readItems(c, env, files, serviceRepository)
   const environment = c.take('environment', boundedText(1, 128))
   const physicalEnvironment = c.take('physical-environment', boundedText(1, 128))
   const cluster = c.take('cluster', clusterSchema)
@@ -74,8 +82,14 @@ export function parseClusterInputs(
     c.problem('cluster', 'is required for a whole cluster')
   if (items !== undefined) {
     const count = items.length
-    const input = c.given('deployments') ? 'deployments' : 'deployments-file'
-    if (count > JOB_LIMIT) {
+    const input = c.given('kubernetes-file')
+      ? 'kubernetes-file'
+      : c.given('deployments')
+        ? 'deployments'
+        : 'deployments-file'
+    if (count > JOB_LIMIT && input === 'kubernetes-file') {
+      c.problem(input, tooManyFromKubernetes(count))
+    } else if (count > JOB_LIMIT) {
       c.problem(
         input,
         `has ${count} deployments; one step records at most ${JOB_LIMIT} (split the cluster)`
@@ -96,7 +110,8 @@ export function parseClusterInputs(
       items,
       mode: mode === 'sync' || mode === 'job' ? mode : items.length > SYNC_LIMIT ? 'job' : 'sync',
       partialSuccess: partialSuccess ?? false,
-      jobTimeoutSeconds: jobTimeout ?? DEFAULT_JOB_TIMEOUT_SECONDS
+      jobTimeoutSeconds: jobTimeout ?? DEFAULT_JOB_TIMEOUT_SECONDS,
+      ...(kubernetes ? { warnings: kubernetes.warnings } : {})
     },
     problems: c.problems
   }
@@ -153,6 +168,18 @@ function readItems(
   })
   for (const p of problems) c.problem(p.input, p.message)
   return problems.length === 0 ? items : undefined
+}
+
+/**
+ * One job takes at most JOB_LIMIT deployments. Splitting a bigger cluster into consecutive jobs
+ * would leave it half recorded when a later job fails or times out, under one `job-id`; the
+ * namespace filters split it into steps the user can see and rerun.
+ */
+function tooManyFromKubernetes(count: number): string {
+  return (
+    `gives ${count} deployments (one per container); one step records at most ${JOB_LIMIT}: ` +
+    'split the cluster over several steps with `namespaces` / `exclude-namespaces`'
+  )
 }
 
 const jobTimeoutSchema = readText((value, problem) => {

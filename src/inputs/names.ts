@@ -35,6 +35,11 @@ export const INPUT_NAMES = [
   'storage-status',
   'deployments',
   'deployments-file',
+  'kubernetes-file',
+  'deployment-name-template',
+  'namespaces',
+  'exclude-namespaces',
+  'allow-empty-cluster',
   'cluster-mode',
   'partial-success',
   'job-timeout',
@@ -56,6 +61,8 @@ export const INPUT_DEFAULTS = {
   'api-version': DEFAULT_API_VERSION,
   status: 'deployed',
   'storage-status': 'active',
+  'deployment-name-template': '{{namespace}}/{{deploymentName}}/{{containerName}}',
+  'allow-empty-cluster': 'false',
   'cluster-mode': 'auto',
   'partial-success': 'false',
   'job-timeout': '300',
@@ -69,7 +76,7 @@ export const INPUT_DEFAULTS = {
 export function withoutDefaults(raw: RawInputs): RawInputs {
   const chosen: RawInputs = { ...raw }
   for (const [name, value] of Object.entries(INPUT_DEFAULTS) as Array<[InputName, string]>) {
-    if ((raw[name] ?? '').trim().toLowerCase() === value) chosen[name] = ''
+    if ((raw[name] ?? '').trim().toLowerCase() === value.toLowerCase()) chosen[name] = ''
   }
   return chosen
 }

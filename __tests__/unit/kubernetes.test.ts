@@ -1,0 +1,207 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import {
+  digestOf,
+  kubectlList,
+  realisticCluster,
+  REALISTIC_ITEMS
+} from '../../scripts/kubectl-list.js'
+import {
+  deploymentNameOf,
+  deriveItems,
+  digestOf as digestOfImageId,
+  nameAndVersion,
+  slimObject,
+  type KubeObject
+} from '../../src/cluster/kubernetes/derive.js'
+import {
+  ListFormatError,
+  ListSplitter,
+  readListFile
+} from '../../src/cluster/kubernetes/read-list.js'
+
+/** Splits `text` into chunks of `size` bytes and returns what the splitter saw. */
+function split(text: string, size: number) {
+  const items: unknown[] = []
+  const splitter = new ListSplitter(item => items.push(item))
+  const bytes = Buffer.from(text, 'utf8')
+  for (let i = 0; i < bytes.length; i += size) splitter.push(bytes.subarray(i, i + size))
+  return { items, header: splitter.end() }
+}
+const failure = (text: string) => {
+  try {
+    split(text, 5)
+  } catch (error) {
+    if (error instanceof ListFormatError) return error.message
+    throw error
+  }
+  return 'no error'
+}
+
+describe('the list splitter', () => {
+  const tricky = {
+    apiVersion: 'v1',
+    items: [
+      { kind: 'Pod', metadata: { name: 'a "quoted" \\ name', annotations: { x: '}]{[,:' } } },
+      { kind: 'Pod', metadata: { name: 'ünïcödé 🚀 ✓' }, spec: { n: [1, 2.5e3, null, true] } },
+      42,
+      'a string',
+      []
+    ],
+    kind: 'List',
+    metadata: { resourceVersion: '' }
+  }
+  const text = '\ufeff' + JSON.stringify(tricky, null, 2)
+
+  test.each([1, 2, 3, 7, 64, 1 << 20])(
+    'cuts every element whole whatever the chunk size (%i bytes)',
+    size => {
+      const { items, header } = split(text, size)
+      expect(items).toEqual(tricky.items)
+      expect(header).toEqual({ kind: 'List', apiVersion: 'v1', count: 5 })
+    }
+  )
+
+  test('reads the kind wherever it comes, and an empty list', () => {
+    expect(split('{"kind":"PodList","items":[]}', 4).header).toEqual({ kind: 'PodList', count: 0 })
+  })
+
+  test.each([
+    ['', 'is empty'],
+    ['[{"name":"x"}]', 'is a JSON array, not a Kubernetes list'],
+    ['{"items":[{"kind":"Pod"}', 'before the list is closed'],
+    ['{"items":[{"kind": nope}],"kind":"List"}', 'item [0] does not parse'],
+    ['{"kind":"List"}', 'has no `items`'],
+    ['{"items":{},"kind":"List"}', '`items` that is not an array'],
+    ['{"items":[],"kind":"List"} trailing', 'more text after the end'],
+    ['hello', 'unexpected `h` at byte 0'],
+    ['{"items":[],"items":[]}', 'twice']
+  ])('refuses %j: %s', (input, message) => {
+    expect(failure(input)).toContain(message)
+  })
+
+  test('reads a file in chunks', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'read-list-'))
+    try {
+      await writeFile(join(dir, 'list.json'), text)
+      const items: unknown[] = []
+      expect(readListFile(join(dir, 'list.json'), i => items.push(i), 16).count).toBe(5)
+      expect(items).toEqual(tricky.items)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('the parts of an item', () => {
+  test.each([
+    ['ghcr.io/acme/web:1.5.0', { name: 'ghcr.io/acme/web', version: '1.5.0' }],
+    ['nginx', { name: 'nginx' }],
+    ['postgres:16.2', { name: 'postgres', version: '16.2' }],
+    ['localhost:5000/app', { name: 'localhost:5000/app' }],
+    ['localhost:5000/app:v1', { name: 'localhost:5000/app', version: 'v1' }],
+    [`ghcr.io/a/b:1.2@${digestOf('x')}`, { name: 'ghcr.io/a/b', version: '1.2' }],
+    [`registry.internal:5000/a/b@${digestOf('x')}`, { name: 'registry.internal:5000/a/b' }]
+  ])('the image %s is named without tag or digest', (image, expected) => {
+    expect(nameAndVersion(image)).toEqual(expected)
+  })
+
+  test.each([
+    [`docker-pullable://ghcr.io/a/b@${digestOf('x')}`, digestOf('x')],
+    [`ghcr.io/a/b@${digestOf('x').toUpperCase().replace('SHA256', 'sha256')}`, digestOf('x')],
+    [digestOf('x'), digestOf('x')],
+    ['', undefined],
+    ['docker://sha256:abc', undefined]
+  ])('the digest of imageID %j', (imageId, expected) => {
+    expect(digestOfImageId(imageId)).toEqual(expected)
+  })
+
+  test('the template fills its three placeholders, in any case and spacing', () => {
+    const values = { namespace: 'shop', deploymentName: 'web', containerName: 'app' }
+    expect(deploymentNameOf('{{namespace}}/{{deploymentName}}/{{containerName}}', values)).toBe(
+      'shop/web/app'
+    )
+    expect(deploymentNameOf('prod-{{ NAMESPACE }}-{{deploymentname}}', values)).toBe(
+      'prod-shop-web'
+    )
+  })
+})
+
+/** The realistic cluster's objects as the reader keeps them. */
+function realisticObjects(): KubeObject[] {
+  const list = realisticCluster() as { items: unknown[] }
+  return list.items.map(i => slimObject(i)).filter((o): o is KubeObject => typeof o === 'object')
+}
+
+describe('the tracker rules on a realistic cluster', () => {
+  const derived = deriveItems(
+    realisticObjects(),
+    '{{namespace}}/{{deploymentName}}/{{containerName}}'
+  )
+  const byName = new Map(derived.items.map(i => [i.deployment_name, i]))
+
+  test('one item per workload container, as worked out by hand', () => {
+    const sort = (items: Array<{ deployment_name: string }>) =>
+      [...items].sort((a, b) => a.deployment_name.localeCompare(b.deployment_name))
+    expect(sort(derived.items)).toEqual(sort(REALISTIC_ITEMS))
+  })
+
+  test('a rollout keeps the newest running pod (1.5.0, not 1.4.0)', () => {
+    expect(byName.get('shop/web/web')?.digest).toBe(digestOf('web:1.5.0'))
+  })
+
+  test('init containers are items too', () => {
+    expect(byName.has('shop/web/migrate')).toBe(true)
+  })
+
+  test("a CronJob's Jobs are one workload; the newer (succeeded) pod wins over the failed one", () => {
+    expect(byName.get('batch/nightly-report/report')?.version).toBe('2026.02')
+  })
+
+  test('pending and ownerless pods are not recorded', () => {
+    expect([...byName.keys()].some(n => n.includes('debug') || n.includes('shell'))).toBe(false)
+  })
+
+  test('a ReplicaSet missing from the list: its name without the pod-template-hash', () => {
+    expect(byName.has('payments/api/api')).toBe(true)
+  })
+
+  test('a container without a digest is skipped and counted, naming it', () => {
+    expect(derived.withoutDigest).toBe(1)
+    expect(derived.warnings).toContainEqual(
+      expect.stringContaining('1 container has no image digest') as string
+    )
+    expect(derived.warnings.join('\n')).toContain('payments/api-6f7d8c9b5-q4w9z/envoy')
+  })
+
+  test('invalid annotations are skipped with a warning naming the object', () => {
+    const text = derived.warnings.join('\n')
+    expect(text).toContain('StatefulSet shop/db: tag `owner-team`')
+    expect(text).toContain('StatefulSet shop/db: runtime risk `teleportation`')
+    expect(text).toContain('Pod payments/api-6f7d8c9b5-q4w9z: tag `slo` is over the limit of 5')
+    expect(derived.warnings).toHaveLength(4)
+  })
+
+  test('a ReplicaSet without a Deployment in the list still resolves through its own owner first', () => {
+    const objects = realisticObjects().map(o =>
+      o.kind === 'ReplicaSet' && o.name === 'web-5c6b7d9f8'
+        ? { ...o, owners: [{ kind: 'Deployment', name: 'storefront' }] }
+        : o
+    )
+    const names = deriveItems(
+      objects,
+      '{{namespace}}/{{deploymentName}}/{{containerName}}'
+    ).items.map(i => i.deployment_name)
+    expect(names).toEqual(expect.arrayContaining(['shop/storefront/web', 'shop/web/web']))
+  })
+
+  test('a bare PodList (items without kind) reads as pods', () => {
+    const pod = (realisticCluster() as { items: Array<Record<string, unknown>> }).items.find(
+      i => i['kind'] === 'Pod'
+    ) as Record<string, unknown>
+    const { kind: _kind, ...withoutKind } = pod
+    expect(slimObject(withoutKind, 'Pod')).toMatchObject({ kind: 'Pod' })
+    expect(kubectlList([], 'PodList')['kind']).toBe('PodList')
+  })
+})

@@ -1,0 +1,320 @@
+import { MAX_TAGS, RUNTIME_RISKS, type RuntimeRisk } from '../../limits.js'
+import type { ClusterItem } from '../items.js'
+
+/**
+ * The rules of GitHub's Kubernetes deployment tracker, applied to a listing instead of a watch,
+ * so that records from both agree: which pods count, the workload they belong to, one item per
+ * container, the digest the node pulled, and tags and runtime risks from annotations.
+ */
+
+export const DEFAULT_DEPLOYMENT_NAME_TEMPLATE = '{{namespace}}/{{deploymentName}}/{{containerName}}'
+export const ANNOTATION_PREFIX = 'metadata.github.com/'
+export const RUNTIME_RISKS_ANNOTATION = `${ANNOTATION_PREFIX}runtime-risks`
+export const MAX_TAG_LENGTH = 100
+/** Kinds whose pods are recorded, as the tracker's supported owners. */
+const POD_OWNERS = new Set(['ReplicaSet', 'DaemonSet', 'StatefulSet', 'Job'])
+/** Kinds kept from the list: pods and the owners a pod's workload and annotations come from. */
+const KEPT_KINDS = new Set([
+  'Pod',
+  'ReplicaSet',
+  'Deployment',
+  'DaemonSet',
+  'StatefulSet',
+  'Job',
+  'CronJob'
+])
+
+export interface OwnerRef {
+  kind: string
+  name: string
+}
+
+export interface Container {
+  name: string
+  image: string
+}
+
+/** What the rules need of one object of the list; the rest of it is dropped as it is read. */
+export interface KubeObject {
+  kind: string
+  namespace: string
+  name: string
+  owners: OwnerRef[]
+  /** Only the `metadata.github.com/` ones. */
+  annotations: Array<[string, string]>
+  pod?: {
+    phase: string
+    created: string
+    templateHash?: string
+    /** Containers, then init containers. */
+    containers: Container[]
+    /** Container name to the `imageID` of its status. */
+    imageIds: Record<string, string>
+  }
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '')
+const record = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {}
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : [])
+
+/**
+ * The fields the rules read, or undefined for a kind they do not use. `listKind` gives the kind
+ * of items that carry none (a `PodList` from the API leaves it out); a string is what is wrong.
+ */
+export function slimObject(raw: unknown, listKind?: string): KubeObject | undefined | string {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return 'is not an object'
+  const object = raw as Record<string, unknown>
+  const kind = text(object['kind']) || listKind || ''
+  const metadata = object['metadata']
+  if (kind === '' || typeof metadata !== 'object' || metadata === null)
+    return 'is not a Kubernetes object (it has no `kind` and `metadata`)'
+  if (!KEPT_KINDS.has(kind)) return undefined
+  const meta = record(metadata)
+  const annotations = Object.entries(record(meta['annotations'])).filter(
+    (entry): entry is [string, string] =>
+      entry[0].startsWith(ANNOTATION_PREFIX) && typeof entry[1] === 'string'
+  )
+  const slim: KubeObject = {
+    kind,
+    namespace: text(meta['namespace']),
+    name: text(meta['name']),
+    owners: list(meta['ownerReferences']).map(o => ({
+      kind: text(record(o)['kind']),
+      name: text(record(o)['name'])
+    })),
+    annotations
+  }
+  if (kind === 'Pod') {
+    const spec = record(object['spec'])
+    const status = record(object['status'])
+    const containers = [...list(spec['containers']), ...list(spec['initContainers'])].map(c => ({
+      name: text(record(c)['name']),
+      image: text(record(c)['image'])
+    }))
+    const imageIds: Record<string, string> = Object.create(null) as Record<string, string>
+    for (const s of [
+      ...list(status['containerStatuses']),
+      ...list(status['initContainerStatuses'])
+    ]) {
+      const name = text(record(s)['name'])
+      if (!(name in imageIds)) imageIds[name] = text(record(s)['imageID'])
+    }
+    const hash = text(record(meta['labels'])['pod-template-hash'])
+    slim.pod = {
+      phase: text(status['phase']),
+      created: text(meta['creationTimestamp']) || text(status['startTime']),
+      ...(hash ? { templateHash: hash } : {}),
+      containers,
+      imageIds
+    }
+  }
+  return slim
+}
+
+/** `sha256:<hex>` out of a status `imageID` (`docker-pullable://ghcr.io/a/b@sha256:...`, `sha256:...`). */
+export function digestOf(imageId: string): string | undefined {
+  const match = /sha256:([0-9a-fA-F]{64})(?![0-9a-fA-F])/.exec(imageId)
+  return match ? `sha256:${(match[1] as string).toLowerCase()}` : undefined
+}
+
+/** An image reference without digest and tag, and its tag; a registry's port is not a tag. */
+export function nameAndVersion(image: string): { name: string; version?: string } {
+  const at = image.indexOf('@')
+  const ref = at >= 0 ? image.slice(0, at) : image
+  const colon = ref.lastIndexOf(':')
+  if (colon > ref.lastIndexOf('/')) {
+    const version = ref.slice(colon + 1)
+    return { name: ref.slice(0, colon), ...(version ? { version } : {}) }
+  }
+  return { name: ref }
+}
+
+export function deploymentNameOf(
+  template: string,
+  values: { namespace: string; deploymentName: string; containerName: string }
+): string {
+  return template.replace(
+    /\{\{\s*(namespace|deploymentName|containerName)\s*\}\}/gi,
+    (_, key: string) => {
+      const lower = key.toLowerCase()
+      return lower === 'namespace'
+        ? values.namespace
+        : lower === 'deploymentname'
+          ? values.deploymentName
+          : values.containerName
+    }
+  )
+}
+
+export interface Derived {
+  items: ClusterItem[]
+  /** Each names the object it is about; repeated ones are said once. */
+  warnings: string[]
+  /** Containers of counted pods whose status holds no digest. */
+  withoutDigest: number
+}
+
+/** How many containers without a digest are named in the warning before the rest are counted. */
+const NAMED_WITHOUT_DIGEST = 10
+
+/** The cluster's items from the objects of the list, by the tracker's rules. */
+export function deriveItems(objects: readonly KubeObject[], template: string): Derived {
+  const byKey = new Map<string, KubeObject>()
+  for (const o of objects) if (o.kind !== 'Pod') byKey.set(keyOf(o.kind, o.namespace, o.name), o)
+  const owner = (o: KubeObject, ref: OwnerRef) => byKey.get(keyOf(ref.kind, o.namespace, ref.name))
+  const warnings = new Set<string>()
+  const chosen = new Map<string, { item: ClusterItem; created: string }>()
+  const noDigest: string[] = []
+
+  for (const pod of objects) {
+    if (pod.kind !== 'Pod' || !pod.pod) continue
+    const ownerRef = pod.owners.find(o => POD_OWNERS.has(o.kind))
+    if (!ownerRef) continue
+    const phase = pod.pod.phase
+    const counted =
+      phase === 'Running' ||
+      (ownerRef.kind === 'Job' && (phase === 'Succeeded' || phase === 'Failed'))
+    if (!counted) continue
+
+    const workload = workloadName(
+      pod,
+      ownerRef,
+      byKey.get(keyOf(ownerRef.kind, pod.namespace, ownerRef.name))
+    )
+    const chain = ownerChain(pod, owner)
+    const { tags, risks } = metadataOf(chain, message => warnings.add(message))
+
+    for (const container of pod.pod.containers) {
+      const digest = digestOf(pod.pod.imageIds[container.name] ?? '')
+      if (!digest) {
+        noDigest.push(`${pod.namespace}/${pod.name}/${container.name}`)
+        continue
+      }
+      const deploymentName = deploymentNameOf(template, {
+        namespace: pod.namespace,
+        deploymentName: workload,
+        containerName: container.name
+      })
+      const item: ClusterItem = {
+        ...nameAndVersion(container.image),
+        digest,
+        deployment_name: deploymentName,
+        ...(tags.length > 0 ? { tags: Object.fromEntries(tags) as Record<string, string> } : {}),
+        ...(risks.length > 0 ? { runtime_risks: risks } : {})
+      }
+      // During a rollout the old and the new pods share a deployment name: the newest wins.
+      const previous = chosen.get(deploymentName)
+      if (!previous || pod.pod.created > previous.created) {
+        chosen.set(deploymentName, { item, created: pod.pod.created })
+      }
+    }
+  }
+
+  if (noDigest.length > 0) {
+    const named = noDigest.slice(0, NAMED_WITHOUT_DIGEST).join(', ')
+    const more = noDigest.length - NAMED_WITHOUT_DIGEST
+    warnings.add(
+      `${noDigest.length} container${noDigest.length === 1 ? ' has' : 's have'} no image digest in ` +
+        `its pod's status (image not pulled yet, or a runtime that reports none) and ` +
+        `${noDigest.length === 1 ? 'was' : 'were'} not recorded: ${named}${more > 0 ? ` and ${more} more` : ''}`
+    )
+  }
+  return {
+    items: [...chosen.values()].map(c => c.item),
+    warnings: [...warnings],
+    withoutDigest: noDigest.length
+  }
+}
+
+const keyOf = (kind: string, namespace: string, name: string) =>
+  `${kind}\u0000${namespace}\u0000${name}`
+
+/**
+ * The workload a pod belongs to: a ReplicaSet's Deployment (from the listed ReplicaSet's owner,
+ * else its name without the pod-template-hash), a DaemonSet or StatefulSet itself, a Job's
+ * CronJob when the listed Job has one, else the Job.
+ */
+function workloadName(pod: KubeObject, ref: OwnerRef, listed: KubeObject | undefined): string {
+  if (ref.kind === 'ReplicaSet') {
+    const deployment = listed?.owners.find(o => o.kind === 'Deployment')
+    if (deployment) return deployment.name
+    const hash = pod.pod?.templateHash
+    if (hash && ref.name.endsWith(`-${hash}`)) return ref.name.slice(0, -hash.length - 1)
+    const dash = ref.name.lastIndexOf('-')
+    return dash > 0 ? ref.name.slice(0, dash) : ref.name
+  }
+  if (ref.kind === 'Job') return listed?.owners.find(o => o.kind === 'CronJob')?.name ?? ref.name
+  return ref.name
+}
+
+/** The pod, then its owners, then theirs: closest first, each once. */
+function ownerChain(
+  pod: KubeObject,
+  owner: (o: KubeObject, ref: OwnerRef) => KubeObject | undefined
+): KubeObject[] {
+  const chain = [pod]
+  const seen = new Set([pod])
+  for (let i = 0; i < chain.length; i++) {
+    for (const ref of (chain[i] as KubeObject).owners) {
+      const next = owner(chain[i] as KubeObject, ref)
+      if (next && !seen.has(next)) {
+        seen.add(next)
+        chain.push(next)
+      }
+    }
+  }
+  return chain
+}
+
+/**
+ * Tags from `metadata.github.com/<key>` and runtime risks from `metadata.github.com/runtime-risks`
+ * along the chain. A tag's value closest to the pod wins; keys are taken in order (each object's
+ * sorted) up to MAX_TAGS; risks are gathered from every object, as the tracker does.
+ */
+function metadataOf(
+  chain: KubeObject[],
+  warn: (message: string) => void
+): { tags: Array<[string, string]>; risks: RuntimeRisk[] } {
+  const tags = new Map<string, string>()
+  const risks = new Set<RuntimeRisk>()
+  for (const object of chain) {
+    const who = `${object.kind} ${object.namespace}/${object.name}`
+    const sorted = [...object.annotations].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    for (const [annotation, value] of sorted) {
+      if (annotation === RUNTIME_RISKS_ANNOTATION) {
+        for (const risk of value
+          .split(',')
+          .map(r => r.trim())
+          .filter(Boolean)) {
+          if ((RUNTIME_RISKS as readonly string[]).includes(risk)) risks.add(risk as RuntimeRisk)
+          else
+            warn(
+              `${who}: runtime risk \`${risk}\` in ${annotation} is not one of ${RUNTIME_RISKS.join(', ')}; skipped`
+            )
+        }
+        continue
+      }
+      const key = annotation.slice(ANNOTATION_PREFIX.length)
+      if (key === '') {
+        warn(`${who}: annotation ${annotation} has no tag key; skipped`)
+        continue
+      }
+      if ([...key].length > MAX_TAG_LENGTH || [...value].length > MAX_TAG_LENGTH) {
+        warn(
+          `${who}: tag \`${key}\` from ${annotation} has a key or value longer than ${MAX_TAG_LENGTH} characters; skipped`
+        )
+        continue
+      }
+      if (tags.has(key)) continue // a closer object already set it
+      if (tags.size >= MAX_TAGS) {
+        warn(`${who}: tag \`${key}\` is over the limit of ${MAX_TAGS} tags per deployment; skipped`)
+        continue
+      }
+      tags.set(key, value)
+    }
+  }
+  return { tags: [...tags], risks: RUNTIME_RISKS.filter(r => risks.has(r)) }
+}

@@ -1,0 +1,184 @@
+import { statSync } from 'node:fs'
+import { isAbsolute, resolve } from 'node:path'
+import { booleanSchema, readText } from '../../inputs/fields.js'
+import type { Collector } from '../../inputs/problems.js'
+import { splitList } from '../../text.js'
+import { validateClusterItems, type ClusterItem } from '../items.js'
+import {
+  DEFAULT_DEPLOYMENT_NAME_TEMPLATE,
+  deriveItems,
+  slimObject,
+  type KubeObject
+} from './derive.js'
+import { ListFormatError, readListFile } from './read-list.js'
+
+/** A 20k-pod list is about 200 MB; a file far above that is a mistake, not a cluster. */
+export const MAX_KUBERNETES_FILE_BYTES = 1024 * 1024 * 1024
+/** The list kinds kubectl and the API print: `kubectl get a,b -o json` and `GET /api/v1/pods`. */
+const LIST_KINDS = ['List', 'PodList']
+
+/** The inputs that only mean something with `kubernetes-file`. */
+const OWN_INPUTS = [
+  'deployment-name-template',
+  'namespaces',
+  'exclude-namespaces',
+  'allow-empty-cluster'
+] as const
+
+export interface KubernetesItems {
+  items: ClusterItem[]
+  /** Said in the log before anything is sent; each names the object it is about. */
+  warnings: string[]
+}
+
+type Env = Record<string, string | undefined>
+
+/**
+ * The cluster's items derived from `kubernetes-file` (what kubectl printed), with its inputs;
+ * undefined when it is not given (then its own inputs are refused) or when something is wrong
+ * (each problem is in `c`).
+ */
+export function readKubernetesItems(
+  c: Collector,
+  env: Env,
+  { serviceRepository }: { serviceRepository?: string } = {}
+): KubernetesItems | undefined {
+  const earlier = c.problems.length
+  const template = c.take('deployment-name-template', templateSchema)
+  const namespaces = c.take('namespaces', namespaceListSchema)
+  const excluded = c.take('exclude-namespaces', namespaceListSchema)
+  const allowEmpty = c.take('allow-empty-cluster', booleanSchema) ?? false
+  if (!c.given('kubernetes-file')) {
+    c.refuseGiven(OWN_INPUTS, 'belongs to `kubernetes-file`')
+    return undefined
+  }
+  for (const other of ['deployments', 'deployments-file'] as const) {
+    if (c.given(other))
+      c.problem('kubernetes-file', `give either \`kubernetes-file\` or \`${other}\`, not both`)
+  }
+  if (namespaces && excluded) {
+    c.problem('exclude-namespaces', 'give either `namespaces` or `exclude-namespaces`, not both')
+  }
+  if (c.problems.length > earlier) return undefined
+
+  const given = c.text('kubernetes-file')
+  const path = isAbsolute(given) ? given : resolve(env['GITHUB_WORKSPACE'] ?? process.cwd(), given)
+  const wanted = (namespace: string) =>
+    namespaces ? namespaces.has(namespace) : !(excluded?.has(namespace) ?? false)
+
+  let read: ReadObjects
+  try {
+    const size = statSync(path).size
+    if (size > MAX_KUBERNETES_FILE_BYTES) {
+      c.problem(
+        'kubernetes-file',
+        `\`${given}\` is ${size} bytes; at most ${MAX_KUBERNETES_FILE_BYTES} are read`
+      )
+      return undefined
+    }
+    read = readObjects(path, wanted)
+  } catch (error) {
+    if (error instanceof ListFormatError) {
+      c.problem('kubernetes-file', `\`${given}\` ${error.message}`)
+      return undefined
+    }
+    const code = (error as { code?: string }).code
+    c.problem(
+      'kubernetes-file',
+      `cannot read \`${given}\`${code === 'ENOENT' ? ': no such file' : code ? ` (${code})` : ''}`
+    )
+    return undefined
+  }
+  const { objects, listKind, firstBadItem, firstKindless } = read
+  if (typeof listKind !== 'string' || !LIST_KINDS.includes(listKind)) {
+    c.problem(
+      'kubernetes-file',
+      `\`${given}\` is not a list of Kubernetes objects: its kind is ${typeof listKind === 'string' ? `\`${listKind}\`` : 'missing'}, not ${LIST_KINDS.map(k => `\`${k}\``).join(' or ')} (print it with \`kubectl get pods,replicasets,... -A -o json\`)`
+    )
+    return undefined
+  }
+  if (firstBadItem) {
+    c.problem(
+      'kubernetes-file',
+      `\`${given}\` is not a list of Kubernetes objects: ${firstBadItem}`
+    )
+    return undefined
+  }
+  if (listKind === 'List' && firstKindless !== undefined) {
+    c.problem(
+      'kubernetes-file',
+      `\`${given}\` is not a list of Kubernetes objects: item [${firstKindless}] has no \`kind\``
+    )
+    return undefined
+  }
+
+  const derived = deriveItems(objects, template ?? DEFAULT_DEPLOYMENT_NAME_TEMPLATE)
+  if (derived.items.length === 0 && !allowEmpty) {
+    const filter = namespaces ? ' in `namespaces`' : excluded ? ' outside `exclude-namespaces`' : ''
+    c.problem(
+      'kubernetes-file',
+      `\`${given}\` has no running pod${filter} with an image digest to record` +
+        (derived.withoutDigest > 0 ? ` (${derived.withoutDigest} containers have no digest)` : '') +
+        '; set `allow-empty-cluster: true` if an empty cluster is meant'
+    )
+    return undefined
+  }
+  if (derived.items.length === 0) return { items: [], warnings: derived.warnings }
+  // The same checks as a deployments file: field lengths, the workflow repository's default.
+  const { items, problems } = validateClusterItems(derived.items, 'kubernetes-file', {
+    github_repository: serviceRepository
+  })
+  for (const p of problems) {
+    const index = /^\[(\d+)\]/.exec(p.message)?.[1]
+    const item = index !== undefined ? derived.items[Number(index)] : undefined
+    c.problem(
+      p.input,
+      item ? p.message.replace(/^\[\d+\]/, `deployment \`${item.deployment_name}\``) : p.message
+    )
+  }
+  if (problems.length > 0) return undefined
+  return { items, warnings: derived.warnings }
+}
+
+interface ReadObjects {
+  objects: KubeObject[]
+  listKind: unknown
+  firstBadItem?: string
+  firstKindless?: number
+}
+
+/** The objects of the list at `path` in the namespaces `wanted` keeps, slimmed as they are read. */
+export function readObjects(path: string, wanted: (namespace: string) => boolean): ReadObjects {
+  const read: ReadObjects = { objects: [], listKind: undefined }
+  const header = readListFile(path, (raw, index) => {
+    // A List's items carry their kind; a PodList's, as the API prints it, may not.
+    if (typeof (raw as { kind?: unknown } | null)?.kind !== 'string') read.firstKindless ??= index
+    const slim = slimObject(raw, 'Pod')
+    if (typeof slim === 'string') read.firstBadItem ??= `item [${index}] ${slim}`
+    else if (slim && wanted(slim.namespace)) read.objects.push(slim)
+  })
+  read.listKind = header.kind
+  return read
+}
+
+const templateSchema = readText((value, problem) => {
+  const unknown = [...value.matchAll(/\{\{\s*([^}]*?)\s*\}\}/g)]
+    .map(m => m[1] as string)
+    .filter(name => !/^(namespace|deploymentName|containerName)$/i.test(name))
+  if (unknown.length > 0) {
+    problem(
+      `${unknown.map(u => `\`{{${u}}}\``).join(', ')}: the placeholders are \`{{namespace}}\`, \`{{deploymentName}}\` and \`{{containerName}}\``
+    )
+  }
+  return value
+})
+
+const namespaceListSchema = readText((value, problem) => {
+  const names = splitList(value)
+  const bad = names.filter(n => !/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(n))
+  if (bad.length > 0)
+    problem(
+      `${bad.map(b => `\`${b}\``).join(', ')} ${bad.length === 1 ? 'is not a namespace name' : 'are not namespace names'} (lower-case letters, digits and \`-\`, at most 63)`
+    )
+  return new Set(names)
+})

@@ -1,0 +1,333 @@
+import { closeSync, openSync, readSync } from 'node:fs'
+
+/**
+ * Reads what `kubectl get ... -o json` prints (`{"apiVersion", "items": [...], "kind": "List",
+ * "metadata"}`) without holding the file: the bytes go through a small splitter that tracks
+ * strings, escapes and depth, cuts each element of the top-level `items` array and parses it
+ * alone. A 20k-pod list is about 200 MB of JSON; only one element and what the caller keeps of
+ * the others are in memory at a time. kubectl prints the top-level `kind` after the items, so
+ * the list's kind is known only at the end.
+ */
+
+/** The file is not a Kubernetes list; the message completes "`kubernetes-file` ...". */
+export class ListFormatError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ListFormatError'
+  }
+}
+
+export interface ListHeader {
+  kind?: unknown
+  apiVersion?: unknown
+  /** How many elements `items` had. */
+  count: number
+}
+
+/** One pod with all its status is a few KB; an element this big is not a Kubernetes object. */
+export const MAX_ITEM_BYTES = 16 * 1024 * 1024
+/** The top-level fields besides `items` (kind, apiVersion, metadata) are small. */
+const MAX_HEADER_VALUE_BYTES = 64 * 1024
+const CHUNK_BYTES = 1024 * 1024
+
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+const COMMA = 0x2c
+const COLON = 0x3a
+const OPEN_OBJECT = 0x7b
+const CLOSE_OBJECT = 0x7d
+const OPEN_ARRAY = 0x5b
+const CLOSE_ARRAY = 0x5d
+const UTF8_BOM = [0xef, 0xbb, 0xbf]
+const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09
+
+type Phase =
+  | 'start' // before the top-level `{`
+  | 'key' // in the top object, before a key (or its `}`)
+  | 'colon'
+  | 'value' // before a top-level value
+  | 'header-value' // inside a top-level value other than `items`
+  | 'after-value' // after a top-level value: `,` or `}`
+  | 'items' // inside `items`, between elements
+  | 'element' // inside one element of `items`
+  | 'done'
+
+/** Bytes kept across chunks: a key, a header value or one element. */
+class Capture {
+  private pieces: Buffer[] = []
+  bytes = 0
+  overflow = false
+  constructor(private readonly limit: number) {}
+  add(piece: Buffer): void {
+    if (this.overflow) return
+    this.bytes += piece.length
+    if (this.bytes > this.limit) {
+      this.overflow = true
+      this.pieces = []
+      return
+    }
+    // Copied: the read buffer is reused for the next chunk.
+    this.pieces.push(Buffer.from(piece))
+  }
+  text(): string {
+    return Buffer.concat(this.pieces).toString('utf8')
+  }
+}
+
+/** The splitter: push chunks, then `end()`; `onItem` gets each parsed element in order. */
+export class ListSplitter {
+  private phase: Phase = 'start'
+  private depth = 0
+  private inString = false
+  private escaped = false
+  private offset = 0
+  private key = ''
+  private capture?: Capture
+  private captureStart = 0
+  private headerKey = ''
+  private readonly header: ListHeader = { count: 0 }
+  private readonly seen = new Set<string>()
+  private sawItems = false
+
+  constructor(private readonly onItem: (item: unknown, index: number) => void) {}
+
+  push(chunk: Buffer): void {
+    let i = 0
+    const n = chunk.length
+    let nextBackslash = -2
+    while (i < n) {
+      if (this.inString) {
+        // Strings are most of the bytes: jump to the next quote, minding escapes.
+        if (this.escaped) {
+          this.escaped = false
+          i++
+          continue
+        }
+        const quote = chunk.indexOf(QUOTE, i)
+        if (nextBackslash !== -1 && nextBackslash < i) nextBackslash = chunk.indexOf(BACKSLASH, i)
+        if (nextBackslash !== -1 && (quote === -1 || nextBackslash < quote)) {
+          i = nextBackslash + 1
+          this.escaped = true
+          continue
+        }
+        if (quote === -1) {
+          i = n
+          break
+        }
+        i = quote + 1
+        this.inString = false
+        if (this.phase === 'key') this.endKey(chunk, i)
+        continue
+      }
+      const b = chunk[i] as number
+      switch (this.phase) {
+        case 'start':
+          // A UTF-8 byte order mark, as editors on Windows write (in any chunking).
+          if (this.offset + i < 3 && b === UTF8_BOM[this.offset + i]) break
+          if (isSpace(b)) break
+          if (b === OPEN_OBJECT) {
+            this.depth = 1
+            this.phase = 'key'
+            break
+          }
+          if (b === OPEN_ARRAY)
+            this.fail(
+              'is a JSON array, not a Kubernetes list: give it as `deployments-file` if it holds deployment items, or print the list with `kubectl get ... -o json`'
+            )
+          this.unexpected(b, i)
+          break
+        case 'key':
+          if (isSpace(b)) break
+          if (b === QUOTE) {
+            this.startCapture(i, 1024)
+            this.inString = true
+            break
+          }
+          if (b === CLOSE_OBJECT && this.seen.size === 0) {
+            this.depth = 0
+            this.phase = 'done'
+            break
+          }
+          this.unexpected(b, i)
+          break
+        case 'colon':
+          if (isSpace(b)) break
+          if (b !== COLON) this.unexpected(b, i)
+          this.phase = 'value'
+          break
+        case 'value':
+          if (isSpace(b)) break
+          if (this.key === 'items' && b === OPEN_ARRAY) {
+            this.sawItems = true
+            this.depth = 2
+            this.phase = 'items'
+            break
+          }
+          if (this.key === 'items')
+            this.fail('has `items` that is not an array: it is not a Kubernetes list')
+          this.headerKey = this.key
+          this.startCapture(i, MAX_HEADER_VALUE_BYTES)
+          this.phase = 'header-value'
+          i = this.scanValue(chunk, i, 1)
+          continue
+        case 'header-value':
+          i = this.scanValue(chunk, i, 1)
+          continue
+        case 'after-value':
+          if (isSpace(b)) break
+          if (b === COMMA) this.phase = 'key'
+          else if (b === CLOSE_OBJECT) {
+            this.depth = 0
+            this.phase = 'done'
+          } else this.unexpected(b, i)
+          break
+        case 'items':
+          if (isSpace(b) || b === COMMA) break
+          if (b === CLOSE_ARRAY) {
+            this.depth = 1
+            this.phase = 'after-value'
+            break
+          }
+          this.startCapture(i, MAX_ITEM_BYTES)
+          this.phase = 'element'
+          i = this.scanValue(chunk, i, 2)
+          continue
+        case 'element':
+          i = this.scanValue(chunk, i, 2)
+          continue
+        case 'done':
+          if (!isSpace(b))
+            this.fail(`is not JSON: more text after the end, at byte ${this.offset + i}`)
+          break
+      }
+      i++
+    }
+    if (this.capture) {
+      this.capture.add(chunk.subarray(this.captureStart, n))
+      this.captureStart = 0
+    }
+    this.offset += n
+  }
+
+  /** The list's own fields once every element went to `onItem`. */
+  end(): ListHeader {
+    if (this.phase === 'start') this.fail('is empty: there is no JSON in it')
+    if (this.phase !== 'done')
+      this.fail(
+        `is not JSON: it ends at byte ${this.offset} before the list is closed (cut short?)`
+      )
+    if (!this.sawItems) this.fail('has no `items`: it is not a Kubernetes list')
+    return this.header
+  }
+
+  /**
+   * Scans a value that starts at or continues from `i` at container depth `base`; returns the
+   * index to go on from. A value ends when its container closes back to `base`, or a scalar
+   * meets `,` or the closing bracket of its parent.
+   */
+  private scanValue(chunk: Buffer, i: number, base: number): number {
+    const n = chunk.length
+    while (i < n) {
+      const b = chunk[i] as number
+      if (b === QUOTE) {
+        this.inString = true
+        return i + 1
+      }
+      if (b === OPEN_OBJECT || b === OPEN_ARRAY) this.depth++
+      else if (b === CLOSE_OBJECT || b === CLOSE_ARRAY) {
+        if (this.depth === base) {
+          this.endValue(chunk, i)
+          return i // the parent's closing bracket, read by the phase after
+        }
+        this.depth--
+        if (this.depth === base) {
+          this.endValue(chunk, i + 1)
+          return i + 1
+        }
+      } else if (b === COMMA && this.depth === base) {
+        this.endValue(chunk, i)
+        return i
+      }
+      i++
+    }
+    return i
+  }
+
+  private startCapture(i: number, limit: number): void {
+    this.capture = new Capture(limit)
+    this.captureStart = i
+  }
+
+  private takeCapture(chunk: Buffer, end: number): Capture {
+    const capture = this.capture as Capture
+    capture.add(chunk.subarray(this.captureStart, end))
+    this.capture = undefined
+    return capture
+  }
+
+  private endKey(chunk: Buffer, end: number): void {
+    const key = JSON.parse(this.takeCapture(chunk, end).text()) as string
+    if (this.seen.has(key)) this.fail(`has the top-level field \`${key}\` twice`)
+    this.seen.add(key)
+    this.key = key
+    this.phase = 'colon'
+  }
+
+  private endValue(chunk: Buffer, end: number): void {
+    const capture = this.takeCapture(chunk, end)
+    if (this.phase === 'element') {
+      const index = this.header.count++
+      if (capture.overflow)
+        this.fail(
+          `has an item ([${index}]) of more than ${MAX_ITEM_BYTES} bytes: it is not a Kubernetes object`
+        )
+      let item: unknown
+      try {
+        item = JSON.parse(capture.text())
+      } catch (error) {
+        this.fail(`is not JSON: item [${index}] does not parse (${(error as Error).message})`)
+      }
+      this.onItem(item, index)
+      this.phase = 'items'
+      return
+    }
+    this.phase = 'after-value'
+    if (this.headerKey !== 'kind' && this.headerKey !== 'apiVersion') return
+    let value: unknown
+    try {
+      value = capture.overflow ? undefined : JSON.parse(capture.text())
+    } catch (error) {
+      this.fail(`is not JSON: \`${this.headerKey}\` does not parse (${(error as Error).message})`)
+    }
+    this.header[this.headerKey] = value
+  }
+
+  private unexpected(b: number, i: number): never {
+    this.fail(`is not JSON: unexpected \`${String.fromCharCode(b)}\` at byte ${this.offset + i}`)
+  }
+
+  private fail(message: string): never {
+    throw new ListFormatError(message)
+  }
+}
+
+/** Reads the file at `path` in chunks through a ListSplitter. */
+export function readListFile(
+  path: string,
+  onItem: (item: unknown, index: number) => void,
+  chunkBytes = CHUNK_BYTES
+): ListHeader {
+  const splitter = new ListSplitter(onItem)
+  const buffer = Buffer.allocUnsafe(chunkBytes)
+  const fd = openSync(path, 'r')
+  try {
+    for (;;) {
+      const read = readSync(fd, buffer, 0, chunkBytes, null)
+      if (read === 0) break
+      splitter.push(buffer.subarray(0, read))
+    }
+  } finally {
+    closeSync(fd)
+  }
+  return splitter.end()
+}
