@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: the tracker's rules read together (which pods, which workload, which
+// container, which digest, which annotations); each rule uses the owners index the others build.
 import { MAX_TAGS, RUNTIME_RISKS, type RuntimeRisk } from '../../limits.js'
 import type { ClusterItem } from '../items.js'
 

@@ -1,3 +1,6 @@
+// Over 300 lines on purpose: the byte-level splitter and the checks of what it cuts share one
+// state machine (depth, strings, escapes, where the top-level keys are); split, each half would
+// need the other's state.
 import { closeSync, openSync, readSync } from 'node:fs'
 
 /**
