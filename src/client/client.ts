@@ -29,6 +29,8 @@ export interface ClientOptions {
   random?: () => number
   requestTimeoutMs?: number
   log?: Log
+  /** Requests go through a proxy from HTTPS_PROXY / HTTP_PROXY: errors then name it too. */
+  proxied?: boolean
 }
 
 export interface RequestOptions {
@@ -99,11 +101,20 @@ export class ServiceClient {
   /** Every item of a list endpoint, following the `link` header's `next` page. */
   async paginate<T>(path: string, pick: (body: unknown) => T[]): Promise<T[]> {
     const items: T[] = []
+    const seen = new Set<string>()
     let next: string | undefined = path
     for (let page = 0; next !== undefined && page < 1000; page++) {
+      seen.add(this.absolute(next))
       const response: ServiceResponse = await this.request('GET', next)
-      items.push(...pick(response.body))
+      // One at a time: `push(...page)` passes every item as an argument, and a page of some
+      // hundred thousand items overflows the stack.
+      for (const item of pick(response.body)) items.push(item)
       next = nextLink(response.headers['link'])
+      // A `next` seen before (itself included) would loop until the page limit.
+      if (next !== undefined && seen.has(this.absolute(next))) {
+        this.log.debug(`${this.displayPath(path)}: the next page repeats one already read; stopped`)
+        next = undefined
+      }
     }
     return items
   }
@@ -117,24 +128,44 @@ export class ServiceClient {
     path: string,
     options: RequestOptions
   ): Promise<ServiceResponse<T>> {
-    const bodyText = options.body === undefined ? undefined : JSON.stringify(options.body)
+    let bodyText = options.body === undefined ? undefined : JSON.stringify(options.body)
     const displayPath = this.displayPath(path)
     let url = this.absolute(path)
     url = this.permanentRedirects.get(url) ?? url
     let redirects = 0
+    /** The method on the wire: a 303 turns a write into the GET of its answer. */
+    let sentMethod = method
+    /** Whether any attempt got past connecting: if none did, the service is not there at all. */
+    let reachedService = false
     let retriesMade = 0
     let untimedRateLimits = 0
 
     for (;;) {
-      let failed = await this.attempt(method, url, bodyText, options.headers)
+      const failed = await this.attempt(sentMethod, url, bodyText, options.headers)
       if (failed.kind === 'response') {
         const { status, headers } = failed
         if ((status >= 200 && status < 300) || status === 304) {
           const body = parseBody(failed.text)
           if (body.ok) return { status, headers, body: body.value as T }
-          // A 2xx whose JSON does not parse was cut short on the way: retried like a network error.
-          failed = { kind: 'network', error: new Error('response body is not valid JSON') }
-        } else if ([301, 302, 307, 308].includes(status) && headers['location']) {
+          // A body cut short on the way fails in undici (its length was promised), so a whole
+          // answer that is not JSON came from something else than the API: a proxy's or a
+          // portal's page, or an \`api-url\` that names a web site. Asking again gets the same.
+          throw this.unexpectedBody(method, displayPath, failed)
+        } else if (REDIRECTS.has(status)) {
+          const target = usableLocation(headers['location'], url)
+          if (target === undefined) {
+            throw new ServiceError({
+              method,
+              path: displayPath,
+              status,
+              serviceMessage:
+                headers['location'] === undefined || headers['location'].trim() === ''
+                  ? `redirect ${status} without a location to follow`
+                  : `redirect ${status} to a location that is not an http(s) URL: ${JSON.stringify(redactQuery(headers['location']).slice(0, 200))}`,
+              requestId: headers['x-github-request-id'],
+              hint: 'The service (or something between it and the runner) sent a redirect the step cannot follow; check `api-url`.'
+            })
+          }
           if (++redirects > MAX_REDIRECTS) {
             throw new ServiceError({
               method,
@@ -144,17 +175,27 @@ export class ServiceClient {
               requestId: headers['x-github-request-id']
             })
           }
-          const target = new URL(headers['location'], url).toString()
           if (status === 301 || status === 308) this.permanentRedirects.set(url, target)
           this.log.debug(`${method} ${displayPath}: ${status} redirect to ${redactQuery(target)}`)
           url = target
+          // 303 See Other: the answer is elsewhere, fetched with GET and without the body.
+          if (status === 303 && sentMethod !== 'GET' && sentMethod !== 'HEAD') {
+            sentMethod = 'GET'
+            bodyText = undefined
+          }
           continue
         }
       }
 
+      if (failed.kind !== 'network' || unreachableCause(failed.error) === undefined)
+        reachedService = true
       const outcome = toOutcome(failed)
       const decision = decideRetry(outcome, this.context(retriesMade, untimedRateLimits))
-      if (!decision.retry) throw this.failure(method, displayPath, failed, retriesMade, decision)
+      if (!decision.retry) {
+        if (failed.kind === 'network' && !reachedService)
+          throw this.unreachable(method, displayPath, url, failed.error, retriesMade)
+        throw this.failure(method, displayPath, failed, retriesMade, decision)
+      }
       if (decision.failure === 'rate-limit' && outcome.kind === 'response') {
         const named =
           outcome.headers['retry-after'] ?? outcome.headers['x-ratelimit-remaining'] === '0'
@@ -274,7 +315,8 @@ export class ServiceClient {
         method,
         path: displayPath,
         status: 0,
-        serviceMessage: retriesMade > 0 ? reason : `${reason} (${attempt.error.message})`,
+        // The reason already quotes the error ("no answer in 20000 ms"): once is enough.
+        serviceMessage: reason,
         hint: `Check that \`api-url\` (${this.origin}${this.basePath}) is right and reachable from the runner.`,
         attempts: retriesMade + 1
       })
@@ -306,6 +348,55 @@ export class ServiceClient {
         status === 401 ||
         rateLimitGiveUp ||
         (status === 400 && /version/i.test(details.message ?? ''))
+    })
+  }
+
+  /**
+   * Every attempt failed before a connection was made (refused, no such host, TLS refused): the
+   * service is not there for this run, so every later request would spend its retries the same
+   * way. Fatal, so the run stops here and lists the rest as not attempted.
+   */
+  private unreachable(
+    method: string,
+    displayPath: string,
+    url: string,
+    error: Error,
+    retriesMade: number
+  ): ServiceError {
+    const { origin } = splitUrl(url)
+    const attempts = retriesMade + 1
+    return new ServiceError({
+      method,
+      path: displayPath,
+      status: 0,
+      serviceMessage:
+        `the service at ${origin}${origin === this.origin ? this.basePath : ''} cannot be reached: ` +
+        `${unreachableCause(error) ?? error.message}, on ${attempts === 1 ? 'the only attempt' : `all ${attempts} attempts`}`,
+      hint:
+        "Nothing more was sent. Check `api-url`, the runner's network" +
+        (this.options.proxied ? ' and the proxy (HTTPS_PROXY, HTTP_PROXY, NO_PROXY)' : '') +
+        ', then run the step again.',
+      attempts,
+      fatal: true
+    })
+  }
+
+  private unexpectedBody(
+    method: string,
+    displayPath: string,
+    attempt: { status: number; headers: Record<string, string>; text: string }
+  ): ServiceError {
+    const type = attempt.headers['content-type']?.split(';')[0]?.trim() || 'no content-type'
+    const start = attempt.text.trim().slice(0, 60).replace(/\s+/g, ' ')
+    return new ServiceError({
+      method,
+      path: displayPath,
+      status: attempt.status,
+      serviceMessage: `unexpected response body (${type}, not JSON): ${JSON.stringify(start)}${attempt.text.trim().length > 60 ? '…' : ''}`,
+      requestId: attempt.headers['x-github-request-id'],
+      hint:
+        'Something other than the API answered: check that `api-url` is the API (https://api.github.com, ' +
+        "or https://HOST/api/v3) and whether a proxy or portal on the runner's network rewrites answers."
     })
   }
 
@@ -414,6 +505,52 @@ export function nextLink(link: string | undefined): string | undefined {
     if (match && match[2]?.split(/\s+/).includes('next')) return match[1]
   }
   return undefined
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308])
+
+/** The absolute http(s) URL a redirect names, or undefined when it names none that can be followed. */
+function usableLocation(location: string | undefined, base: string): string | undefined {
+  if (location === undefined || location.trim() === '') return undefined
+  try {
+    const target = new URL(location.trim(), base)
+    return target.protocol === 'https:' || target.protocol === 'http:'
+      ? target.toString()
+      : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const TLS_CODE =
+  /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|EPROTO$|HOSTNAME_MISMATCH)/
+
+/**
+ * In words, why a connection could not be made at all, or undefined when the error is something
+ * else (a reset mid-answer, a timeout): those say nothing about whether the service is there.
+ */
+export function unreachableCause(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e && depth < 4; depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown }
+    const text = typeof message === 'string' ? message : ''
+    if (code === 'ECONNREFUSED') return `connection refused (ECONNREFUSED${addressIn(text)})`
+    if (code === 'ENOTFOUND') return `the host name does not resolve (ENOTFOUND${hostIn(text)})`
+    if (code === 'EAI_AGAIN')
+      return `the host name could not be looked up (EAI_AGAIN${hostIn(text)})`
+    if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return `no route to the host (${code})`
+    if (typeof code === 'string' && TLS_CODE.test(code)) return `TLS failed (${code}: ${text})`
+    e = (e as { cause?: unknown }).cause
+  }
+  return undefined
+}
+
+const addressIn = (message: string) => {
+  const match = / (\S+:\d+)$/.exec(message)
+  return match ? ` ${match[1]}` : ''
+}
+const hostIn = (message: string) => {
+  const match = / (\S+)$/.exec(message)
+  return match ? ` ${match[1]}` : ''
 }
 
 function redactQuery(url: string): string {
