@@ -159,5 +159,4 @@ describe('faults', () => {
     const again = await call(emulator, 'POST', LABELS, { name: 'committed' })
     expect(again.status).toBe(422)
   })
-  })
 })
