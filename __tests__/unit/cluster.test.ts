@@ -1,4 +1,9 @@
-import { FIRST_POLL_MS, MAX_POLL_MS, nextPollDelay } from '../../src/cluster/record-cluster.js'
+import {
+  FIRST_POLL_MS,
+  MAX_POLL_MS,
+  MIN_POLL_MS,
+  nextPollDelay
+} from '../../src/cluster/record-cluster.js'
 import { MAX_LISTED_PROBLEMS, validateClusterItems } from '../../src/cluster/items.js'
 import { InputError, parseInputs, type FileReader, type RawInputs } from '../../src/inputs/index.js'
 
@@ -241,5 +246,11 @@ describe('poll schedule', () => {
   test('x-poll-interval wins', () => {
     expect(nextPollDelay(undefined, 5)).toBe(5000)
     expect(nextPollDelay(30_000, 1)).toBe(1000)
+  })
+
+  test('x-poll-interval below 1 s is raised to 1 s; above the cap it is capped', () => {
+    expect(nextPollDelay(undefined, 0.01)).toBe(MIN_POLL_MS)
+    expect(nextPollDelay(undefined, 0.5)).toBe(1000)
+    expect(nextPollDelay(undefined, 3600)).toBe(MAX_POLL_MS)
   })
 })
