@@ -283,7 +283,10 @@ export class ServiceClient {
         text
       }
     } catch (error) {
-      const err = error instanceof Error ? error : new Error(String(error))
+      // Kept as the cause: an error from another realm (as under jest) fails `instanceof Error`,
+      // and its `code` is what says whether the service could be reached at all.
+      const err =
+        error instanceof Error ? error : new Error(String(error), { cause: error as unknown })
       // Read name and code from what was thrown, not from `err`: the abort signal's DOMException
       // can come from another realm (a VM context, as under jest) and then fails `instanceof Error`.
       const thrown = (error ?? {}) as { name?: unknown; code?: unknown }
