@@ -344,7 +344,8 @@ export class ServiceClient {
               method,
               displayPath,
               status,
-              headers['x-accepted-github-permissions']
+              headers['x-accepted-github-permissions'],
+              details.message
             ) ?? versionHint(status, details.message, this.options.apiVersion)),
       attempts: retriesMade + 1,
       fatal:
