@@ -183,6 +183,24 @@ describe('cluster inputs', () => {
     ])
   })
 
+  test('a deployments-file that starts with a UTF-8 byte-order mark is read', () => {
+    const files: FileReader = { size: () => 10, read: () => '\uFEFF' + many(2) }
+    const inputs = parseInputs(
+      { ...base, 'deployments-file': 'deployments.json' },
+      { GITHUB_WORKSPACE: '/w' },
+      files
+    )
+    expect(inputs.cluster?.items).toHaveLength(2)
+  })
+
+  test('item lengths are counted in code points', () => {
+    const name = '🚀'.repeat(256)
+    expect(messages([item(1, { name })])).toEqual([])
+    expect(messages([item(1, { name: name + '🚀' })])).toEqual([
+      '[0].name: must be at most 256 characters'
+    ])
+  })
+
   test('deployments-file is read relative to the workspace, as data only', () => {
     const asked: string[] = []
     const files: FileReader = {
