@@ -22,6 +22,8 @@ export interface RunOptions {
   dispatcher?: Dispatcher
   random?: () => number
   requestTimeoutMs?: number
+  /** where the proxy variables are read (HTTPS_PROXY, HTTP_PROXY, NO_PROXY); `process.env` unless given */
+  env?: Record<string, string | undefined>
 }
 
 /** One job of the step, named as the failure report names what was not attempted. */
@@ -49,8 +51,13 @@ export async function run(inputs: Inputs, options: RunOptions = {}): Promise<Run
     clock: options.clock,
     random: options.random,
     requestTimeoutMs: options.requestTimeoutMs,
+    env: options.env,
     log
   })
+  if (client.proxy)
+    log.info(
+      `Requests go through the proxy ${client.proxy} (HTTPS_PROXY / HTTP_PROXY), except to hosts NO_PROXY names`
+    )
   const result = emptyResult(dryRun, client.counts)
   const org = connection.org
 

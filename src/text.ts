@@ -25,14 +25,13 @@ export function hasControlCharacters(value: string, allowed = ''): boolean {
  * Either way `\,` is a comma that belongs to the name. Trimmed, empty items and duplicates dropped.
  */
 export function splitNames(value: string): string[] {
-  const ESCAPED = '\u0000'
-  const text = value.replace(/\\,/g, ESCAPED)
-  const separator = /\n/.test(text.trim()) ? /\r?\n/ : /,/
+  // A comma not preceded by a backslash separates names on one line.
+  const separator = /\n/.test(value.trim()) ? /\r?\n/ : /(?<!\\),/
   return [
     ...new Set(
-      text
+      value
         .split(separator)
-        .map(item => item.replace(/\u0000/g, ',').trim())
+        .map(item => item.replace(/\\,/g, ',').trim())
         .filter(Boolean)
     )
   ]

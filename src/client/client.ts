@@ -1,7 +1,7 @@
 // Over 300 lines on purpose: one request loop whose queue, write pacing, retry budget, step
 // deadline and remembered redirects are shared state; split, each part would need the others.
 import type { Dispatcher } from 'undici'
-import { Agent } from './agent.js'
+import { serviceDispatcher, type ServiceDispatcher } from './agent.js'
 import { systemClock, type Clock } from './clock.js'
 import { permissionHint, ServiceError, type ValidationError } from './errors.js'
 import { silentLog, type Log } from './log.js'
@@ -29,8 +29,8 @@ export interface ClientOptions {
   random?: () => number
   requestTimeoutMs?: number
   log?: Log
-  /** Requests go through a proxy from HTTPS_PROXY / HTTP_PROXY: errors then name it too. */
-  proxied?: boolean
+  /** the proxy variables (HTTPS_PROXY, HTTP_PROXY, NO_PROXY); `process.env` unless given */
+  env?: Record<string, string | undefined>
 }
 
 export interface RequestOptions {
@@ -64,6 +64,8 @@ export class ServiceClient {
   private readonly basePath: string
   private readonly dispatcher: Dispatcher
   private readonly ownsDispatcher: boolean
+  /** the proxy requests go through (credentials left out), when one is set */
+  readonly proxy?: string
   private readonly clock: Clock
   private readonly random: () => number
   private readonly timeoutMs: number
@@ -78,7 +80,13 @@ export class ServiceClient {
     this.origin = base.origin
     this.basePath = base.path.replace(/\/+$/, '')
     this.ownsDispatcher = options.dispatcher === undefined
-    this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 4 })
+    // Through HTTPS_PROXY / HTTP_PROXY unless NO_PROXY says otherwise; timeouts, retries and
+    // redirects are this client's, so they hold through the proxy the same way.
+    const own = options.dispatcher
+      ? undefined
+      : serviceDispatcher({ keepAliveTimeout: 10_000, connections: 4 }, options.env ?? process.env)
+    this.dispatcher = options.dispatcher ?? (own as ServiceDispatcher).dispatcher
+    this.proxy = own?.proxy
     this.clock = options.clock ?? systemClock
     this.random = options.random ?? Math.random
     this.timeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS
@@ -378,7 +386,7 @@ export class ServiceClient {
         `${unreachableCause(error) ?? error.message}, on ${attempts === 1 ? 'the only attempt' : `all ${attempts} attempts`}`,
       hint:
         "Nothing more was sent. Check `api-url`, the runner's network" +
-        (this.options.proxied ? ' and the proxy (HTTPS_PROXY, HTTP_PROXY, NO_PROXY)' : '') +
+        (this.proxy ? ` and the proxy ${this.proxy} (HTTPS_PROXY, HTTP_PROXY, NO_PROXY)` : '') +
         ', then run the step again.',
       attempts,
       fatal: true
