@@ -2,6 +2,7 @@
 // deadline and remembered redirects are shared state; split, each part would need the others.
 import type { Dispatcher } from 'undici'
 import { serviceDispatcher, type ServiceDispatcher } from './agent.js'
+import { CancelledError, type Cancellation } from './cancel.js'
 import { systemClock, type Clock } from './clock.js'
 import { permissionHint, ServiceError, type ValidationError } from './errors.js'
 import { silentLog, type Log } from './log.js'
@@ -29,6 +30,8 @@ export interface ClientOptions {
   random?: () => number
   requestTimeoutMs?: number
   log?: Log
+  /** a cancel of the run: nothing new is sent once asked; the request in flight is cut on the second ask */
+  cancellation?: Cancellation
   /** the proxy variables (HTTPS_PROXY, HTTP_PROXY, NO_PROXY); `process.env` unless given */
   env?: Record<string, string | undefined>
 }
@@ -136,6 +139,21 @@ export class ServiceClient {
     path: string,
     options: RequestOptions
   ): Promise<ServiceResponse<T>> {
+    try {
+      return await this.send<T>(method, path, options)
+    } catch (error) {
+      // A wait that a cancel cut short names no request: name the one that was waiting.
+      if (error instanceof CancelledError && error.path === '')
+        throw new CancelledError(method, this.displayPath(path), error.reason, false)
+      throw error
+    }
+  }
+
+  private async send<T>(
+    method: string,
+    path: string,
+    options: RequestOptions
+  ): Promise<ServiceResponse<T>> {
     let bodyText = options.body === undefined ? undefined : JSON.stringify(options.body)
     const displayPath = this.displayPath(path)
     let url = this.absolute(path)
@@ -149,6 +167,9 @@ export class ServiceClient {
     let untimedRateLimits = 0
 
     for (;;) {
+      const cancellation = this.options.cancellation
+      if (cancellation?.requested)
+        throw new CancelledError(method, displayPath, cancellation.reason ?? 'cancelled', false)
       const failed = await this.attempt(sentMethod, url, bodyText, options.headers)
       if (failed.kind === 'response') {
         const { status, headers } = failed
@@ -279,7 +300,12 @@ export class ServiceClient {
         method: method as Dispatcher.HttpMethod,
         headers,
         body,
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: this.options.cancellation
+          ? AbortSignal.any([
+              AbortSignal.timeout(this.timeoutMs),
+              this.options.cancellation.inFlight
+            ])
+          : AbortSignal.timeout(this.timeoutMs),
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs
       })
@@ -291,6 +317,14 @@ export class ServiceClient {
         text
       }
     } catch (error) {
+      const cancellation = this.options.cancellation
+      if (cancellation?.inFlight.aborted)
+        throw new CancelledError(
+          method,
+          this.displayPath(path),
+          cancellation.reason ?? 'cancelled',
+          true
+        )
       // Kept as the cause: an error from another realm (as under jest) fails `instanceof Error`,
       // and its `code` is what says whether the service could be reached at all.
       const err =

@@ -2,11 +2,27 @@
 export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number
-  sleep(ms: number): Promise<void>
+  /** Ends early, rejecting, when `signal` aborts (a cancelled run must not sit out a long wait). */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>
 }
 
 export const systemClock: Clock = {
   // Fractional milliseconds: with whole ones a 1 s gap could come out up to 1 ms short.
   now: () => performance.timeOrigin + performance.now(),
-  sleep: ms => new Promise(resolve => setTimeout(resolve, Math.max(0, ms)))
+  sleep: (ms, signal) =>
+    new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(new Error('wait cancelled'))
+      const onAbort = () => {
+        clearTimeout(timer)
+        reject(new Error('wait cancelled'))
+      }
+      const timer = setTimeout(
+        () => {
+          signal?.removeEventListener('abort', onAbort)
+          resolve()
+        },
+        Math.max(0, ms)
+      )
+      signal?.addEventListener('abort', onAbort, { once: true })
+    })
 }

@@ -1,3 +1,4 @@
+import { CancelledError } from '../client/cancel.js'
 import type { Clock } from '../client/clock.js'
 import { ServiceError } from '../client/errors.js'
 import type { Log } from '../client/log.js'
@@ -255,6 +256,11 @@ function pollFailureMessage(
   cause: unknown
 ): string {
   const where = `GET ${clusterJobsPath(org, cluster)}/${jobId}`
+  if (cause instanceof CancelledError)
+    return (
+      `job ${jobId} for cluster ${cluster} was created and keeps running in the service; following it ` +
+      `stopped because the run was cancelled (${cause.reason}). Its last status seen was ${lastStatus ?? 'none yet'}: check ${where}.`
+    )
   let what: string
   if (cause instanceof ServiceError) {
     const answered =
