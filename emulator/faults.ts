@@ -6,7 +6,15 @@ export type Fault =
   | { kind: 'hang' }
   /** 200 headers promising more bytes than the partial JSON body that follows, then a reset */
   | { kind: 'truncate' }
-  | { kind: 'redirect'; status: 301 | 302 | 307 | 308; location: string }
+  /** `location` absent: a redirect that names nowhere to go */
+  | { kind: 'redirect'; status: 301 | 302 | 303 | 307 | 308; location?: string }
+  /**
+   * The request is handled as usual (a write is committed, a job created), then the socket is
+   * destroyed before the answer leaves: the client sees a reset and cannot know it took effect.
+   */
+  | { kind: 'lose-answer' }
+  /** a whole 200 whose body is an HTML page, as a proxy's or a captive portal's */
+  | { kind: 'html' }
 
 export interface FaultRule {
   /** any method when absent */
@@ -61,7 +69,7 @@ export class FaultQueue {
   }
 }
 
-const KINDS = ['status', 'reset', 'hang', 'truncate', 'redirect']
+const KINDS = ['status', 'reset', 'hang', 'truncate', 'redirect', 'lose-answer', 'html']
 
 /** Checks a rule that arrived as JSON on the control endpoint; `pathPattern` becomes a RegExp. */
 export function faultRuleFromJson(value: unknown): FaultRule {
@@ -72,8 +80,9 @@ export function faultRuleFromJson(value: unknown): FaultRule {
     throw new Error(`fault.kind must be one of ${KINDS.join(', ')}`)
   if (kind === 'status' && typeof (fault as { status?: unknown }).status !== 'number')
     throw new Error('a status fault needs a numeric status')
-  if (kind === 'redirect' && typeof (fault as { location?: unknown }).location !== 'string')
-    throw new Error('a redirect fault needs a location')
+  const location = (fault as { location?: unknown }).location
+  if (kind === 'redirect' && location !== undefined && typeof location !== 'string')
+    throw new Error('a redirect fault needs a string location, or none')
   const rule: FaultRule = { fault: fault as Fault }
   if (typeof method === 'string') rule.method = method
   if (typeof path === 'string') rule.path = path

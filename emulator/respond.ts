@@ -89,7 +89,7 @@ export class Responder {
           record,
           {
             status: fault.status,
-            headers: { location: fault.location },
+            headers: fault.location === undefined ? {} : { location: fault.location },
             body: {
               message: STATUS_CODES[fault.status],
               url: fault.location,
@@ -103,6 +103,23 @@ export class Responder {
         return
       case 'hang':
         return
+      case 'lose-answer':
+        // Handled by the server: the request goes through the routes first.
+        return
+      case 'html': {
+        const page =
+          '<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body>Sign in to continue</body></html>\n'
+        record.status = 200
+        record.response = page
+        res.writeHead(200, {
+          ...this.baseHeaders(200),
+          'content-type': 'text/html; charset=utf-8',
+          'content-length': String(Buffer.byteLength(page))
+        })
+        this.ending.get(res)?.()
+        res.end(page)
+        return
+      }
       case 'truncate': {
         const partial = '{"total_count":1,"deployment_records":[{"id":1,"digest":"sha256:'
         res.writeHead(200, {

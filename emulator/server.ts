@@ -160,7 +160,7 @@ class EmulatorServer implements Emulator {
     record.body = parseLoose(raw)
 
     const fault = this.faults.take(method, path)
-    if (fault) return this.responder.answerFault(fault, record, res)
+    if (fault && fault.kind !== 'lose-answer') return this.responder.answerFault(fault, record, res)
 
     const { reply, docs } = dispatch(
       {
@@ -177,6 +177,14 @@ class EmulatorServer implements Emulator {
       raw,
       isWrite
     )
+    if (fault) {
+      // Committed, then lost: what the handler did stays done; the answer never leaves.
+      record.fault = fault.kind
+      record.status = reply.status
+      record.response = reply.body
+      res.socket?.destroy()
+      return
+    }
     this.responder.send(res, record, reply, docs)
   }
 }

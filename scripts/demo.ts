@@ -6,12 +6,15 @@
  * `with:` exactly as written; then prints the outputs, the job summary and the request timeline.
  * No account needed; nothing is left running.
  * `--node PATH` runs the action under another Node (CI uses Node 24); `--check` exits 1 unless
- * the action succeeded with the outputs a user relies on.
+ * the action succeeded with the outputs a user relies on; `--proxy` starts a local forward proxy
+ * and runs the step with HTTP_PROXY / HTTPS_PROXY pointing at it, and says how many requests
+ * passed through it (with `--check`, every one must have).
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { startForwardProxy } from '../__fixtures__/forward-proxy.js'
 import { startEmulator } from '../emulator/index.js'
 import { documentedJobs, stageJob } from './documented-jobs.js'
 import { runAction } from './run-action.js'
@@ -20,12 +23,17 @@ const TOKEN = 'demo-token'
 const RELEASE = 'examples/release.yml'
 
 const { values: args } = parseArgs({
-  options: { node: { type: 'string' }, check: { type: 'boolean', default: false } }
+  options: {
+    node: { type: 'string' },
+    check: { type: 'boolean', default: false },
+    proxy: { type: 'boolean', default: false }
+  }
 })
 
 const release = documentedJobs().find(job => job.source === RELEASE)
 if (!release) throw new Error(`${RELEASE} has no record-deployment step`)
 const emulator = await startEmulator({ tokens: { [TOKEN]: { permissions: 'all' } } })
+const proxy = args.proxy ? await startForwardProxy() : undefined
 const scratch = await mkdtemp(join(tmpdir(), 'record-deployment-demo-'))
 let failed = false
 try {
@@ -34,7 +42,11 @@ try {
     apiUrl: emulator.url
   })
   emulator.seed(staged.seed)
-  const run = await runAction(staged.inputs, {}, { node: args.node, context: staged.context })
+  // The launcher passes only the env it is given: the proxy variables are set here explicitly.
+  const proxyEnv: Record<string, string> = proxy
+    ? { HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url }
+    : {}
+  const run = await runAction(staged.inputs, proxyEnv, { node: args.node, context: staged.context })
   const started = emulator.requests[0]?.arrivedAt ?? 0
 
   section(`The action's log (exit code ${run.code}, ${Math.round(run.durationMs)} ms)`)
@@ -65,8 +77,16 @@ try {
     if (write) lastWriteEnd = r.finishedAt
   }
 
+  if (proxy) {
+    section(`Through the proxy ${proxy.url}`)
+    console.log(
+      `  ${proxy.seen.length} connections or requests passed through it for the emulator's ${emulator.requests.length} requests`
+    )
+  }
+
   if (args.check) {
     const problems: string[] = []
+    if (proxy && proxy.seen.length === 0) problems.push('nothing went through the proxy')
     if (run.code !== 0) problems.push(`the action exited with ${run.code}`)
     if (!/^\d+$/.test(run.outputs['deployment-record-ids'] ?? ''))
       problems.push('no deployment-record-ids output')
@@ -89,6 +109,7 @@ try {
   }
 } finally {
   await emulator.close()
+  await proxy?.close()
   await rm(scratch, { recursive: true, force: true })
 }
 process.exitCode = failed ? 1 : 0

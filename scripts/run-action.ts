@@ -88,6 +88,44 @@ export interface LaunchOptions {
   entry?: string
   /** the run's context; unset fields come from `GITHUB_*` variables in `env`, then defaults */
   context?: Partial<RunContext>
+  /**
+   * Signals to send, in order, as the runner does on cancel (SIGINT, then SIGTERM a few seconds
+   * later): each waits until its `when` holds (checked every 5 ms; the previous signal's sending
+   * when absent), then `afterMs` more, then is sent. A process that already ended gets none.
+   */
+  signals?: ScheduledSignal[]
+}
+
+export interface ScheduledSignal {
+  signal: NodeJS.Signals
+  /** e.g. `() => emulator.requests.some(r => r.method === 'POST' && r.finishedAt > 0)` */
+  when?: (progress: { stdout: string }) => boolean
+  afterMs?: number
+}
+
+/** Sends the scheduled signals to a running child; returns a function that stops the schedule. */
+function scheduleSignals(
+  child: {
+    kill(signal: NodeJS.Signals): boolean
+    exitCode: number | null
+    signalCode: string | null
+  },
+  signals: ScheduledSignal[],
+  stdout: () => string
+): () => void {
+  let stopped = false
+  const pause = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
+  void (async () => {
+    for (const scheduled of signals) {
+      while (!stopped && scheduled.when && !scheduled.when({ stdout: stdout() })) await pause(5)
+      if (scheduled.afterMs) await pause(scheduled.afterMs)
+      if (stopped || child.exitCode !== null || child.signalCode !== null) return
+      child.kill(scheduled.signal)
+    }
+  })()
+  return () => {
+    stopped = true
+  }
 }
 
 /**
@@ -217,8 +255,12 @@ export async function runAction(
       let stderr = ''
       child.stdout.on('data', chunk => (stdout += String(chunk)))
       child.stderr.on('data', chunk => (stderr += String(chunk)))
+      const stopSignals = scheduleSignals(child, options.signals ?? [], () => stdout)
       child.on('error', reject)
-      child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }))
+      child.on('close', (code, signal) => {
+        stopSignals()
+        resolve({ code, signal, stdout, stderr })
+      })
     })
     const durationMs = performance.now() - clock
     return {

@@ -2,6 +2,7 @@ import * as core from '@actions/core'
 import { InputError, parseInputs, readRawInputs } from './inputs/index.js'
 import { failureReport, renderSummary, toOutputs } from './report.js'
 import { readRunEvent } from './run-event.js'
+import { Cancellation } from './client/cancel.js'
 import { firstLineOf } from './result.js'
 import type { RunOptions } from './run.js'
 
@@ -40,17 +41,61 @@ export async function main(options: RunOptions = {}): Promise<void> {
     if (discovers) core.warning(`${message}, so \`pull-requests: auto\` may find nothing`)
     else core.debug(message)
   }
-  // Loaded only once the inputs are sound: bad input fails without loading the HTTP client.
-  const { run } = await import('./run.js')
-  const result = await run(inputs, { log: coreLog, event, ...options })
+  const cancellation = options.cancellation ?? new Cancellation()
+  // Until the outputs and the summary are written: a signal then must not kill the process.
+  const stopListening = listenForCancel(cancellation)
+  try {
+    // Loaded only once the inputs are sound: bad input fails without loading the HTTP client.
+    const { run } = await import('./run.js')
+    const result = await run(inputs, { log: coreLog, event, ...options, cancellation })
 
-  const unwritten = writeOutputs(toOutputs(result))
-  await writeSummary(renderSummary(result, inputs.connection.org))
-  const failures = [
-    ...(result.failures.length > 0 ? [failureReport(result)] : []),
-    ...(unwritten ? [unwritten] : [])
-  ]
-  if (failures.length > 0) core.setFailed(failures.join('\n\n'))
+    const unwritten = writeOutputs(toOutputs(result))
+    await writeSummary(renderSummary(result, inputs.connection.org))
+    const failures = [
+      ...(result.failures.length > 0 || result.cancelled ? [failureReport(result)] : []),
+      ...(unwritten ? [unwritten] : [])
+    ]
+    if (failures.length > 0) core.setFailed(failures.join('\n\n'))
+  } finally {
+    stopListening()
+  }
+}
+
+/**
+ * How long a request in flight may go on after the first cancel: long enough for a write to get
+ * its answer (so the report knows it was applied), short enough to be done before the runner's
+ * SIGTERM, which comes a few seconds after its SIGINT and cuts the request at once.
+ */
+export const IN_FLIGHT_GRACE_MS = 3000
+
+/**
+ * The runner cancels with SIGINT, then SIGTERM, then kills. Without handlers Node dies on the first
+ * signal with no outputs and no summary; with them the run stops at the next safe point and the
+ * step reports what it did. Returns the function that removes the handlers.
+ */
+function listenForCancel(cancellation: Cancellation): () => void {
+  let grace: NodeJS.Timeout | undefined
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (!cancellation.requested) {
+      core.info(
+        `Cancel requested (${signal}): stopping at the next safe point; a request in flight gets ` +
+          `${IN_FLIGHT_GRACE_MS / 1000} s to finish`
+      )
+      cancellation.cancel(signal)
+      grace = setTimeout(() => cancellation.abortInFlight(signal), IN_FLIGHT_GRACE_MS)
+      grace.unref()
+    } else {
+      core.info(`${signal}: cutting the request in flight`)
+      cancellation.abortInFlight(signal)
+    }
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+  return () => {
+    clearTimeout(grace)
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+  }
 }
 
 /** Later steps read the outputs: a file the runner gave that cannot take them fails the step. */

@@ -20,7 +20,14 @@ export function toOutputs(result: RunResult): Record<string, string> {
 
 /** The message the step fails with: what was done, what failed, what was not tried. */
 export function failureReport(result: RunResult): string {
-  const lines = [`${result.failures.length} of the step's calls failed.`]
+  const lines = result.cancelled
+    ? [
+        `The run was cancelled (${result.cancelled}) and stopped at a safe point: what is listed as done ` +
+          'was written, the rest was not (a write cut in flight says so).'
+      ]
+    : []
+  if (result.failures.length > 0)
+    lines.push(`${result.failures.length} of the step's calls failed.`)
   for (const f of result.failures) lines.push(`Failed: ${f.what}\n${indent(f.message)}`)
   for (const s of result.notAttempted) lines.push(`Not attempted: ${s}`)
   for (const d of result.done) lines.push(`Done: ${d}`)
@@ -30,12 +37,27 @@ export function failureReport(result: RunResult): string {
 /** Markdown for the job summary. */
 export function renderSummary(result: RunResult, org: string): string {
   const out: string[] = []
-  const title = result.dryRun
-    ? 'Dry run: nothing was written'
-    : result.failures.length > 0
-      ? 'Deployment recorded in part'
-      : 'Deployment recorded'
+  const title = result.cancelled
+    ? `Cancelled (${result.cancelled}): ${result.done.length > 0 ? 'recorded in part' : 'nothing was written'}`
+    : result.dryRun
+      ? 'Dry run: nothing was written'
+      : result.failures.length > 0
+        ? 'Deployment recorded in part'
+        : 'Deployment recorded'
   out.push(`## ${title}`, '')
+  if (result.cancelled) {
+    out.push(
+      `The run was cancelled (${result.cancelled}) and stopped at the next safe point.`,
+      '',
+      ...(result.done.length > 0
+        ? ['Written before the cancel:', ...result.done.map(d => `- ${cell(d)}`), '']
+        : []),
+      'Not written:',
+      ...result.failures.map(f => `- ${cell(f.what)}: ${cell(f.message.split('\n')[0] ?? '')}`),
+      ...result.notAttempted.map(s => `- ${cell(s)}: not attempted`),
+      ''
+    )
+  }
 
   if (result.dryRun) {
     if (result.preview.length > 0) {
@@ -118,7 +140,7 @@ export function renderSummary(result: RunResult, org: string): string {
     out.push('')
   }
 
-  if (result.failures.length > 0) {
+  if (result.failures.length > 0 && !result.cancelled) {
     out.push('### Failed', '')
     for (const f of result.failures)
       out.push(`- **${cell(f.what)}**: ${cell(f.message.split('\n')[0] ?? '')}`)

@@ -54,6 +54,8 @@ export interface RunResult {
   failures: StepFailure[]
   /** What was not attempted because an earlier failure would have repeated for it. */
   notAttempted: string[]
+  /** The run was cancelled (the signal that asked, e.g. SIGINT) and stopped at a safe point. */
+  cancelled?: string
   requests: { reads: number; writes: number }
 }
 

@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici'
 import { ServiceClient } from './client/client.js'
+import { cancellableClock, type Cancellation } from './client/cancel.js'
 import { systemClock, type Clock } from './client/clock.js'
 import { silentLog, type Log } from './client/log.js'
 import { describeCluster, previewClusterWrite, writeCluster } from './cluster/write.js'
@@ -22,6 +23,10 @@ export interface RunOptions {
   dispatcher?: Dispatcher
   random?: () => number
   requestTimeoutMs?: number
+  /** the runner's cancel (SIGINT, then SIGTERM): the run stops at the next safe point */
+  cancellation?: Cancellation
+  /** where the proxy variables are read (HTTPS_PROXY, HTTP_PROXY, NO_PROXY); `process.env` unless given */
+  env?: Record<string, string | undefined>
 }
 
 /** One job of the step, named as the failure report names what was not attempted. */
@@ -39,6 +44,11 @@ interface Job {
 export async function run(inputs: Inputs, options: RunOptions = {}): Promise<RunResult> {
   const log = options.log ?? silentLog
   const { connection, dryRun } = inputs
+  const { cancellation } = options
+  // Every wait of the run (write spacing, retries, job polls) ends at once on a cancel.
+  const clock = cancellation
+    ? cancellableClock(options.clock ?? systemClock, cancellation)
+    : (options.clock ?? systemClock)
   const client = new ServiceClient({
     baseUrl: connection.apiUrl,
     token: connection.token,
@@ -46,11 +56,17 @@ export async function run(inputs: Inputs, options: RunOptions = {}): Promise<Run
     maxRetries: inputs.maxRetries,
     userAgent: USER_AGENT,
     dispatcher: options.dispatcher,
-    clock: options.clock,
+    clock,
+    cancellation,
     random: options.random,
     requestTimeoutMs: options.requestTimeoutMs,
+    env: options.env,
     log
   })
+  if (client.proxy)
+    log.info(
+      `Requests go through the proxy ${client.proxy} (HTTPS_PROXY / HTTP_PROXY), except to hosts NO_PROXY names`
+    )
   const result = emptyResult(dryRun, client.counts)
   const org = connection.org
 
@@ -76,7 +92,7 @@ export async function run(inputs: Inputs, options: RunOptions = {}): Promise<Run
       work: () =>
         dryRun
           ? previewClusterWrite(client, org, cluster, result, log)
-          : writeCluster(client, org, cluster, result, options.clock ?? systemClock, log)
+          : writeCluster(client, org, cluster, result, clock, log)
     })
   }
   if (labels) {
@@ -103,13 +119,14 @@ export async function run(inputs: Inputs, options: RunOptions = {}): Promise<Run
 
   try {
     for (const [index, job] of jobs.entries()) {
-      if (stoppedByFatal(result)) {
+      if (stoppedByFatal(result) || cancellation?.requested) {
         result.notAttempted.push(...jobs.slice(index).map(j => j.what))
         break
       }
       await job.work()
     }
   } finally {
+    if (cancellation?.requested) result.cancelled = cancellation.reason ?? 'cancelled'
     await client.close()
   }
   return result

@@ -125,4 +125,38 @@ describe('faults', () => {
     ])
     expect(emulator.requests[2]?.body).toEqual({ name: 'moved' })
   })
+
+  test('303 and a redirect without location', async () => {
+    emulator.addFault({
+      method: 'POST',
+      path: LABELS,
+      fault: { kind: 'redirect', status: 303, location: `${emulator.url}${LABELS}/x` }
+    })
+    emulator.addFault({ method: 'POST', path: LABELS, fault: { kind: 'redirect', status: 302 } })
+    const seeOther = await call(emulator, 'POST', LABELS, { name: 'a' }, { redirect: 'manual' })
+    expect(seeOther.status).toBe(303)
+    expect(seeOther.headers.get('location')).toBe(`${emulator.url}${LABELS}/x`)
+    const nowhere = await call(emulator, 'POST', LABELS, { name: 'a' }, { redirect: 'manual' })
+    expect(nowhere.status).toBe(302)
+    expect(nowhere.headers.get('location')).toBeNull()
+  })
+
+  test('html answers a whole 200 page that is not JSON', async () => {
+    emulator.addFault({ path: LABELS, fault: { kind: 'html' } })
+    const response = await fetch(emulator.url + LABELS)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/)
+    expect(await response.text()).toMatch(/^<!DOCTYPE html>/)
+    expect(emulator.requests[0]).toMatchObject({ status: 200, fault: 'html' })
+  })
+
+  test('lose-answer commits the request, then breaks the connection before the answer', async () => {
+    emulator.addFault({ method: 'POST', path: LABELS, fault: { kind: 'lose-answer' } })
+    await expect(call(emulator, 'POST', LABELS, { name: 'committed' })).rejects.toThrow()
+    await sleep(5)
+    expect(emulator.requests[0]).toMatchObject({ status: 201, fault: 'lose-answer' })
+    // The label exists: a retry finds it.
+    const again = await call(emulator, 'POST', LABELS, { name: 'committed' })
+    expect(again.status).toBe(422)
+  })
 })

@@ -177,6 +177,79 @@ test('a 409 that lasts past job-timeout fails, saying so', async () => {
   expect(result.failures[0]?.message).toMatch(/another job kept cluster prod-eu-1 busy/)
 })
 
+test('x-poll-interval of 0 is raised to 1 s between polls', async () => {
+  await start({ jobStepMs: 40, pollIntervalSeconds: 0.001 })
+  const { clock, result } = await go({ 'cluster-mode': 'job' })
+  expect(result.jobStatus).toBe('completed')
+  const pollSleeps = clock.sleeps.slice(1)
+  expect(pollSleeps.length).toBeGreaterThan(0)
+  expect(pollSleeps.every(s => s === 1000)).toBe(true)
+})
+
+test('a job whose creation answer was lost: the 409 from our own job is said so, the same deployments go again, job-id set, each record once', async () => {
+  await start({ jobStepMs: 100 })
+  emulator.addFault({ method: 'POST', path: `${clusterPath}/jobs`, fault: { kind: 'lose-answer' } })
+  const { result, outputs, log } = await go({ 'cluster-mode': 'job' })
+  expect(result.failures).toEqual([])
+  const creations = writesOf(emulator.requests).filter(r => r.path.endsWith('/jobs'))
+  expect(creations[0]).toMatchObject({ status: 202, fault: 'lose-answer' })
+  expect(creations.some(c => c.status === 409)).toBe(true)
+  expect(creations.at(-1)?.status).toBe(202)
+  expect(log.text()).toMatch(
+    /the answer to creating the job was lost, and the retry found a job in progress \(409\): most likely the one this step just created/
+  )
+  expect(log.text()).toMatch(/submitted again after the first answer was lost/)
+  expect(outputs['job-id']).toBe(String((creations.at(-1)?.response as { job_id: number }).job_id))
+  expect(outputs['job-status']).toBe('completed')
+  const records = emulator.state.deploymentRecords['acme'] ?? []
+  expect(records).toHaveLength(3)
+  expect(new Set(records.map(r => r.deployment_name)).size).toBe(3)
+})
+
+test('a lost creation answer and a job that outlasts job-timeout: the message says the lost answer, not another pipeline', async () => {
+  await start({ jobStepMs: 60_000 })
+  emulator.addFault({ method: 'POST', path: `${clusterPath}/jobs`, fault: { kind: 'lose-answer' } })
+  const { result } = await go({ 'cluster-mode': 'job', 'job-timeout': '10' })
+  expect(result.failures[0]?.message).toMatch(
+    /the answer to creating the job for cluster prod-eu-1 was lost, and a job \(most likely that one\) kept the cluster busy/
+  )
+})
+
+test('404 on the first polls (the job not yet visible) is polled again, not fatal', async () => {
+  await start({ jobStepMs: 40 })
+  emulator.addFault({
+    method: 'GET',
+    path: /\/jobs\/\d+$/,
+    times: 2,
+    fault: { kind: 'status', status: 404, body: { message: 'Not Found' } }
+  })
+  const { result, outputs, log } = await go({ 'cluster-mode': 'job' })
+  expect(result.failures).toEqual([])
+  expect(outputs['job-status']).toBe('completed')
+  expect(log.text()).toMatch(/Job \d+ is not visible yet \(404\); polling again/)
+})
+
+test('polling that fails for good keeps job-id and job-status and names the real cause, not a permission', async () => {
+  await start({ jobStepMs: 40 })
+  emulator.addFault({
+    method: 'GET',
+    path: /\/jobs\/\d+$/,
+    times: 100,
+    fault: { kind: 'status', status: 404, body: { message: 'Not Found' } }
+  })
+  const { result, outputs } = await go({ 'cluster-mode': 'job' })
+  expect(outputs['job-id']).toMatch(/^\d+$/)
+  expect(outputs['job-status']).toBe('unknown')
+  const message = result.failures[0]?.message ?? ''
+  expect(message).toMatch(
+    new RegExp(
+      `job ${outputs['job-id']} for cluster prod-eu-1 was created, but following it failed: GET .*/jobs/\\d+ answered 404 \\(the job is not visible\\): Not Found`
+    )
+  )
+  expect(message).toMatch(/request id EMU:/)
+  expect(message).not.toMatch(/permission/)
+})
+
 test('deployments a job rejects at creation are reported; without partial-success the step fails after the job ends', async () => {
   await start({ tokens: { [TOKEN]: { permissions: 'all', repositories: ['acme/web'] } } })
   const list = [item(1), { ...item(2), github_repository: 'secret-repo' }]

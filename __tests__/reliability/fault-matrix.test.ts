@@ -48,6 +48,7 @@ afterAll(async () => {
     `fault matrix: ${figures.cases} cases, ${figures.faultsTried} faults tried, ` +
       `${figures.faultsSurvived} survived (the write succeeded after them), ` +
       `${figures.faultsFailedAsExpected} exhausted max-retries and failed the step as expected, ` +
+      `${figures.faultsFailedAtOnce} failed the step at once as expected (not JSON, no location), ` +
       `records lost: ${figures.recordsLost}, records duplicated: ${figures.recordsDuplicated}`
   )
   expect(figures.recordsLost).toBe(0)
@@ -60,6 +61,8 @@ const figures = {
   faultsTried: 0,
   faultsSurvived: 0,
   faultsFailedAsExpected: 0,
+  /** Answers that are not what they seem: not retried, the step fails saying what came. */
+  faultsFailedAtOnce: 0,
   recordsLost: 0,
   recordsDuplicated: 0
 }
@@ -194,6 +197,8 @@ function expectedRecords(shape: Shape): Expected[] {
 
 interface FaultCase {
   name: string
+  /** The service handled the request before the fault: the write exists even if retries run out. */
+  committed?: boolean
   /** An emulator fault, built when the case starts (some name a time). */
   fault?: (clock: Clock) => Fault
   /** Lose the answer after the service committed the write (injected in the dispatcher). */
@@ -262,7 +267,17 @@ const FAULTS: FaultCase[] = [
     redirect: true,
     fault: (): Fault => ({ kind: 'redirect', status, location: '' })
   })),
-  { name: 'answer lost after the write was committed', loseAnswer: true }
+  {
+    name: '503 with retry-after',
+    fault: () => ({ kind: 'status', status: 503, headers: { 'retry-after': '5' } }),
+    waits: sleeps => expect(sleeps.filter(s => s === 5000)).toHaveLength(MAX_RETRIES)
+  },
+  { name: 'answer lost after the write was committed', loseAnswer: true },
+  {
+    name: 'answer lost after the service handled the write (emulator)',
+    committed: true,
+    fault: () => ({ kind: 'lose-answer' })
+  }
 ]
 
 /** Redirect targets the same route under the Enterprise-style `/api/v3` prefix. */
@@ -355,7 +370,7 @@ describe.each(matrix)('%s / %s', (_e, _f, endpoint, fc) => {
     // Every injected fault fired at this endpoint.
     expect(injected).toBe(times)
     const hits = toEndpoint(emulator.requests, endpoint)
-    if (fc.loseAnswer && endpoint.shape === 'job') {
+    if ((fc.loseAnswer || fc.committed) && endpoint.shape === 'job') {
       // The lost answer's job held the cluster: 409s until it finished, then a second job.
       expect(hits[0]?.status).toBe(202)
       expect(hits.at(-1)?.status).toBe(202)
@@ -400,7 +415,7 @@ describe.each(matrix)('%s / %s', (_e, _f, endpoint, fc) => {
 // ---------------------------------------------------------------------------------------------
 // Faults outnumber max-retries: the step fails, names the attempts, duplicates nothing
 
-const EXHAUSTIBLE = FAULTS.filter(f => !f.redirect && !f.loseAnswer)
+const EXHAUSTIBLE = FAULTS.filter(f => !f.redirect && !f.loseAnswer && !f.committed)
 const exhausted = ENDPOINTS.flatMap(endpoint =>
   EXHAUSTIBLE.filter(
     // One hang case is enough: each costs real time (the timeout, per attempt).
@@ -436,6 +451,90 @@ describe.each(exhausted)('%s / %s, once more than max-retries', (_e, _f, endpoin
       expect(e.found()).toHaveLength(0)
     figures.faultsFailedAsExpected += injected
   })
+})
+
+// ---------------------------------------------------------------------------------------------
+// Answers that are not what they seem: the step fails at once, says what came, writes nothing
+
+const MISLEADING: Array<{ name: string; fault: Fault; says: RegExp }> = [
+  {
+    name: 'a whole HTML 200',
+    fault: { kind: 'html' },
+    says: /failed with 200: unexpected response body \(text\/html, not JSON\)[^]*request id: EMU:/
+  },
+  {
+    name: 'a redirect without location',
+    fault: { kind: 'redirect', status: 302 },
+    says: /failed with 302: redirect 302 without a location to follow/
+  }
+]
+const misleading = ENDPOINTS.flatMap(endpoint =>
+  MISLEADING.map(m => [endpoint.name, m.name, endpoint, m] as const)
+)
+
+describe.each(misleading)('%s / %s', (_e, _f, endpoint, m) => {
+  test('fails the step at once, names what came, and writes nothing', async () => {
+    const clock = new ScaledClock(SCALE)
+    emulator.addFault({ method: 'POST', path: endpoint.path, fault: m.fault })
+    const result = await run(parseInputs(rawInputsFor(endpoint.shape, MAX_RETRIES), {}), {
+      clock,
+      log: new MemoryLog()
+    })
+    figures.cases++
+    figures.faultsTried++
+    expect(toEndpoint(emulator.requests, endpoint)).toHaveLength(1)
+    expect(result.failures).toHaveLength(1)
+    expect(result.failures[0]?.message).toMatch(m.says)
+    expect(result.failures[0]?.message).not.toMatch(/network error/)
+    const expected = expectedRecords(endpoint.shape)
+    for (const e of expected.filter(x => x.endpoint === endpoint.path))
+      expect(e.found()).toHaveLength(0)
+    const { missing, duplicated } = audit(expected, toOutputs(result), new Set())
+    expect(missing).toEqual([])
+    expect(duplicated).toEqual([])
+    figures.faultsFailedAtOnce++
+  })
+})
+
+// ---------------------------------------------------------------------------------------------
+// An unreachable service: the first request's retries, then the run stops
+
+test('connection refused on every attempt stops the run after the first request; the rest is not attempted', async () => {
+  const closed = await withEmulator()
+  const url = closed.url
+  await closed.close()
+  const clock = new ScaledClock(SCALE)
+  const log = new MemoryLog()
+  const numbers = Array.from({ length: 30 }, (_, i) => String(i + 1)).join(', ')
+  const result = await run(
+    parseInputs(
+      rawInputsFor('single', 3, { 'api-url': url, labels: 'deployed', 'pull-requests': numbers }),
+      {}
+    ),
+    { clock, log, random: () => 0 }
+  )
+  figures.cases++
+  figures.faultsTried += 4
+  figures.faultsFailedAsExpected += 4
+  // One request's attempts (1 + max-retries), then nothing more.
+  expect(log.lines.filter(l => / -> network in /.test(l.message))).toHaveLength(4)
+  expect(result.failures).toHaveLength(1)
+  const message = result.failures[0]?.message ?? ''
+  expect(message).toContain(`the service at ${url} cannot be reached: connection refused`)
+  expect(message).toMatch(/on all 4 attempts/)
+  expect(result.failures[0]?.fatal).toBe(true)
+  expect(result.notAttempted).toEqual([expect.stringMatching(/^deployment record/), 'labels'])
+})
+
+test('no answer in time is named once in the failure', async () => {
+  emulator.addFault({ method: 'POST', path: ENDPOINTS[0]?.path, times: 2, fault: { kind: 'hang' } })
+  const result = await run(parseInputs(rawInputsFor('single', 1), {}), {
+    clock: new ScaledClock(SCALE),
+    log: new MemoryLog(),
+    requestTimeoutMs: HANG_TIMEOUT_MS
+  })
+  const message = result.failures[0]?.message ?? ''
+  expect(message.match(new RegExp(`no answer in ${HANG_TIMEOUT_MS} ms`, 'g'))).toHaveLength(1)
 })
 
 test('redirects past MAX_REDIRECTS fail the step without writing', async () => {

@@ -213,16 +213,90 @@ describe('retries', () => {
     expect(seen).toHaveLength(1)
   })
 
-  test('a 2xx whose body does not parse is retried', async () => {
+  test('a 2xx whose whole body is not JSON is an unexpected response body, not retried', async () => {
+    // A body cut short fails in undici (its length was promised) and is retried as a network
+    // error; one that arrived whole and is not JSON came from something else than the API.
     const { client, agent, seen } = setup()
-    const pool = agent.get(API)
-    pool.intercept({ path: '/r' }).reply(() => {
-      seen.push({ method: 'GET', path: '/r', headers: {}, at: 0 })
-      return { statusCode: 200, data: '{"cut', responseOptions: { headers: JSON_HEADERS } }
-    })
-    pool.intercept({ path: '/r' }).reply(200, '{"ok":true}', { headers: JSON_HEADERS })
-    await expect(client.request('GET', '/r')).resolves.toMatchObject({ body: { ok: true } })
+    agent
+      .get(API)
+      .intercept({ path: '/r' })
+      .reply(() => {
+        seen.push({ method: 'GET', path: '/r', headers: {}, at: 0 })
+        return {
+          statusCode: 200,
+          data: '<!DOCTYPE html><html><body>Sign in to the network</body></html>',
+          responseOptions: {
+            headers: { 'content-type': 'text/html', 'x-github-request-id': 'R:1' }
+          }
+        }
+      })
+    const error = (await client.request('GET', '/r').catch(e => e)) as ServiceError
     expect(seen).toHaveLength(1)
+    expect(error).toBeInstanceOf(ServiceError)
+    expect(error.message).toMatch(/GET \/r failed with 200: unexpected response body \(text\/html/)
+    expect(error.message).toContain('request id: R:1')
+    expect(error.message).not.toMatch(/network error/)
+  })
+
+  test.each([
+    ['503', 503],
+    ['502', 502]
+  ])('retry-after on a retried status (%s) is the wait, not the backoff', async (_n, status) => {
+    const { client, on, clock } = setup()
+    on('GET', '/r', { status, headers: { 'retry-after': '12' } }, { status: 200, body: {} })
+    await client.request('GET', '/r')
+    expect(clock.sleeps).toEqual([12_000])
+  })
+
+  test('a retry-after on 503 past 15 minutes fails at once', async () => {
+    const { client, on, clock } = setup()
+    on('GET', '/r', { status: 503, headers: { 'retry-after': '3600' } })
+    const error = (await client.request('GET', '/r').catch(e => e)) as ServiceError
+    expect(clock.sleeps).toEqual([])
+    expect(error.message).toMatch(/asks to wait 60 minutes \(retry-after\)/)
+  })
+
+  test('the cause of a network failure is named once, not twice', async () => {
+    const { client, on } = setup({ maxRetries: 0 })
+    const timeout = Object.assign(new Error('aborted'), { name: 'TimeoutError' })
+    on('GET', '/r', timeout)
+    const error = (await client.request('GET', '/r').catch(e => e)) as ServiceError
+    expect(error.message.match(/no answer in \d+ ms/g)).toHaveLength(1)
+    on('GET', '/s', new Error('socket hang up'))
+    const other = (await client.request('GET', '/s').catch(e => e)) as ServiceError
+    expect(other.message.match(/socket hang up/g)).toHaveLength(1)
+  })
+})
+
+describe('an unreachable service', () => {
+  const refused = () =>
+    Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' })
+  const unknownHost = () =>
+    Object.assign(new Error('getaddrinfo ENOTFOUND api.example.test'), { code: 'ENOTFOUND' })
+  const badCertificate = () =>
+    Object.assign(new Error('certificate has expired'), { code: 'CERT_HAS_EXPIRED' })
+
+  test.each([
+    ['connection refused', refused, /connection refused \(ECONNREFUSED 127\.0\.0\.1:9\)/],
+    ['no such host', unknownHost, /host name does not resolve \(ENOTFOUND api\.example\.test\)/],
+    ['TLS refused', badCertificate, /TLS failed \(CERT_HAS_EXPIRED: certificate has expired\)/]
+  ])('%s on every attempt is fatal and names the URL and the cause', async (_n, make, cause) => {
+    const { client, on, seen } = setup({ maxRetries: 2 })
+    on('POST', '/w', make(), make(), make())
+    const error = (await client.request('POST', '/w', { body: {} }).catch(e => e)) as ServiceError
+    expect(error.fatal).toBe(true)
+    expect(error.attempts).toBe(3)
+    expect(error.message).toContain(`the service at ${API} cannot be reached`)
+    expect(error.message).toMatch(cause)
+    expect(error.message).toMatch(/on all 3 attempts/)
+    expect(seen).toHaveLength(0)
+  })
+
+  test('a service that answered once is not unreachable: the failure is not fatal', async () => {
+    const { client, on } = setup({ maxRetries: 1 })
+    on('GET', '/r', { status: 502 }, refused())
+    const error = (await client.request('GET', '/r').catch(e => e)) as ServiceError
+    expect(error.fatal).toBe(false)
   })
 })
 
@@ -371,6 +445,67 @@ describe('redirects', () => {
     for (let i = 0; i <= MAX_REDIRECTS; i++)
       on('GET', `/r${i}`, { status: 302, headers: { location: `/r${i + 1}` } })
     await expect(client.request('GET', '/r0')).rejects.toThrow(/more than 5 redirects/)
+  })
+
+  test('303 is followed as a GET without the body', async () => {
+    const { client, on, seen } = setup()
+    on('POST', '/w', { status: 303, headers: { location: '/answer/1' } })
+    on('GET', '/answer/1', { status: 200, body: { id: 1 } })
+    const response = await client.request('POST', '/w', { body: { a: 1 } })
+    expect(response.body).toEqual({ id: 1 })
+    expect(seen.map(s => `${s.method} ${s.path} ${s.body ?? ''}`)).toEqual([
+      'POST /w {"a":1}',
+      'GET /answer/1 '
+    ])
+  })
+
+  test.each([
+    ['no location', {}, /redirect 302 without a location to follow/],
+    ['an empty location', { location: ' ' }, /redirect 302 without a location to follow/],
+    [
+      'a location that is no http URL',
+      { location: 'ftp://x/y' },
+      /not an http\(s\) URL: "ftp:\/\/x\/y"/
+    ]
+  ])('a redirect with %s says so', async (_n, headers, expected) => {
+    const { client, on, seen } = setup()
+    on('POST', '/w', { status: 302, headers })
+    const error = (await client.request('POST', '/w', { body: {} }).catch(e => e)) as ServiceError
+    expect(error.message).toMatch(expected)
+    expect(seen).toHaveLength(1)
+  })
+})
+
+describe('pagination', () => {
+  test('a page of 300k items does not overflow the stack', async () => {
+    const { client, on } = setup()
+    const page = Array.from({ length: 300_000 }, (_, i) => i)
+    on('GET', '/big', { status: 200, body: page })
+    const items = await client.paginate('/big', body => body as number[])
+    expect(items).toHaveLength(300_000)
+  })
+
+  test('a next link pointing at itself or at a page read before ends the list', async () => {
+    const { client, on, seen } = setup()
+    on('GET', '/self', { status: 200, body: [1], headers: { link: `<${API}/self>; rel="next"` } })
+    expect(await client.paginate('/self', body => body as number[])).toEqual([1])
+    on('GET', '/a', { status: 200, body: [1], headers: { link: `<${API}/b>; rel="next"` } })
+    on('GET', '/b', { status: 200, body: [2], headers: { link: `<${API}/a>; rel="next"` } })
+    expect(await client.paginate('/a', body => body as number[])).toEqual([1, 2])
+    expect(seen.map(s => s.path)).toEqual(['/self', '/a', '/b'])
+  })
+
+  test('a next link on another origin is read without the token', async () => {
+    const { client, on, seen } = setup()
+    on('GET', '/items', {
+      status: 200,
+      body: [1],
+      headers: { link: '<https://elsewhere.example.test/items?page=2>; rel="next"' }
+    })
+    on('GET', 'https://elsewhere.example.test/items?page=2', { status: 200, body: [2] })
+    expect(await client.paginate('/items', body => body as number[])).toEqual([1, 2])
+    expect(seen[0]?.headers['authorization']).toBe(`Bearer ${TOKEN}`)
+    expect(seen[1]?.headers['authorization']).toBeUndefined()
   })
 })
 

@@ -1,4 +1,9 @@
-import { FIRST_POLL_MS, MAX_POLL_MS, nextPollDelay } from '../../src/cluster/record-cluster.js'
+import {
+  FIRST_POLL_MS,
+  MAX_POLL_MS,
+  MIN_POLL_MS,
+  nextPollDelay
+} from '../../src/cluster/record-cluster.js'
 import { MAX_LISTED_PROBLEMS, validateClusterItems } from '../../src/cluster/items.js'
 import { InputError, parseInputs, type FileReader, type RawInputs } from '../../src/inputs/index.js'
 
@@ -178,6 +183,24 @@ describe('cluster inputs', () => {
     ])
   })
 
+  test('a deployments-file that starts with a UTF-8 byte-order mark is read', () => {
+    const files: FileReader = { size: () => 10, read: () => '\uFEFF' + many(2) }
+    const inputs = parseInputs(
+      { ...base, 'deployments-file': 'deployments.json' },
+      { GITHUB_WORKSPACE: '/w' },
+      files
+    )
+    expect(inputs.cluster?.items).toHaveLength(2)
+  })
+
+  test('item lengths are counted in code points', () => {
+    const name = '🚀'.repeat(256)
+    expect(messages([item(1, { name })])).toEqual([])
+    expect(messages([item(1, { name: name + '🚀' })])).toEqual([
+      '[0].name: must be at most 256 characters'
+    ])
+  })
+
   test('deployments-file is read relative to the workspace, as data only', () => {
     const asked: string[] = []
     const files: FileReader = {
@@ -241,5 +264,11 @@ describe('poll schedule', () => {
   test('x-poll-interval wins', () => {
     expect(nextPollDelay(undefined, 5)).toBe(5000)
     expect(nextPollDelay(30_000, 1)).toBe(1000)
+  })
+
+  test('x-poll-interval below 1 s is raised to 1 s; above the cap it is capped', () => {
+    expect(nextPollDelay(undefined, 0.01)).toBe(MIN_POLL_MS)
+    expect(nextPollDelay(undefined, 0.5)).toBe(1000)
+    expect(nextPollDelay(undefined, 3600)).toBe(MAX_POLL_MS)
   })
 })

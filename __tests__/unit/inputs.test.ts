@@ -220,6 +220,10 @@ describe('name, version, lengths', () => {
       'deployment-name'
     ])
   })
+  test('lengths are counted in code points, as the service counts them', () => {
+    expect(inputsNamed({ ...base, environment: '🌍'.repeat(128) })).toEqual([])
+    expect(inputsNamed({ ...base, environment: '🌍'.repeat(129) })).toEqual(['environment'])
+  })
   test('control characters are refused', () => {
     expect(inputsNamed({ ...base, version: 'v1\u0000' })).toEqual(['version'])
   })

@@ -12,7 +12,7 @@ test('nothing to do without labels or remove-labels; the runner defaults are fin
 
 test('lists are split, trimmed and deduplicated case-insensitively; defaults filled', () => {
   const { value, problems } = parse({
-    labels: 'deployed:production, Deployed:Production\nteam/web,,a b',
+    labels: 'deployed:production, Deployed:Production,team/web,,a b',
     'remove-labels': 'deployed:staging'
   })
   expect(problems).toEqual([])
@@ -22,6 +22,30 @@ test('lists are split, trimmed and deduplicated case-insensitively; defaults fil
     pullRequests: 'auto',
     labelLinkedIssues: false
   })
+})
+
+test('label names with commas: several lines are one name per line, commas kept; \\, on one line', () => {
+  const lines = parse({
+    labels: 'needs review, urgent\n  deployed:production \n\nNeeds Review, Urgent'
+  })
+  expect(lines.problems).toEqual([])
+  expect(lines.value?.labels).toEqual(['needs review, urgent', 'deployed:production'])
+  const oneLine = parse({
+    labels: 'needs review\\, urgent, deployed:production',
+    'remove-labels': 'a\\,b'
+  })
+  expect(oneLine.value?.labels).toEqual(['needs review, urgent', 'deployed:production'])
+  expect(oneLine.value?.removeLabels).toEqual(['a,b'])
+  // One line without an escape stays comma-separated, as before.
+  expect(parse({ labels: 'a, b' }).value?.labels).toEqual(['a', 'b'])
+})
+
+test('description length is counted in code points, as the service counts it', () => {
+  // 100 emoji are 200 UTF-16 units: still 100 characters.
+  const emoji = '🚀'.repeat(100)
+  expect(parse({ labels: 'x', 'label-description': emoji }).value?.description).toBe(emoji)
+  const over = parse({ labels: 'x', 'label-description': '🚀'.repeat(101) })
+  expect(over.problems[0]?.message).toBe('is 101 characters long; at most 100 are allowed')
 })
 
 test('color is taken with or without # in any case and kept as 6 lower-case hex digits', () => {

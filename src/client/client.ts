@@ -1,7 +1,8 @@
 // Over 300 lines on purpose: one request loop whose queue, write pacing, retry budget, step
 // deadline and remembered redirects are shared state; split, each part would need the others.
 import type { Dispatcher } from 'undici'
-import { Agent } from './agent.js'
+import { serviceDispatcher, type ServiceDispatcher } from './agent.js'
+import { CancelledError, type Cancellation } from './cancel.js'
 import { systemClock, type Clock } from './clock.js'
 import { permissionHint, ServiceError, type ValidationError } from './errors.js'
 import { silentLog, type Log } from './log.js'
@@ -29,6 +30,10 @@ export interface ClientOptions {
   random?: () => number
   requestTimeoutMs?: number
   log?: Log
+  /** a cancel of the run: nothing new is sent once asked; the request in flight is cut on the second ask */
+  cancellation?: Cancellation
+  /** the proxy variables (HTTPS_PROXY, HTTP_PROXY, NO_PROXY); `process.env` unless given */
+  env?: Record<string, string | undefined>
 }
 
 export interface RequestOptions {
@@ -62,6 +67,8 @@ export class ServiceClient {
   private readonly basePath: string
   private readonly dispatcher: Dispatcher
   private readonly ownsDispatcher: boolean
+  /** the proxy requests go through (credentials left out), when one is set */
+  readonly proxy?: string
   private readonly clock: Clock
   private readonly random: () => number
   private readonly timeoutMs: number
@@ -76,7 +83,13 @@ export class ServiceClient {
     this.origin = base.origin
     this.basePath = base.path.replace(/\/+$/, '')
     this.ownsDispatcher = options.dispatcher === undefined
-    this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 4 })
+    // Through HTTPS_PROXY / HTTP_PROXY unless NO_PROXY says otherwise; timeouts, retries and
+    // redirects are this client's, so they hold through the proxy the same way.
+    const own = options.dispatcher
+      ? undefined
+      : serviceDispatcher({ keepAliveTimeout: 10_000, connections: 4 }, options.env ?? process.env)
+    this.dispatcher = options.dispatcher ?? (own as ServiceDispatcher).dispatcher
+    this.proxy = own?.proxy
     this.clock = options.clock ?? systemClock
     this.random = options.random ?? Math.random
     this.timeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS
@@ -99,11 +112,20 @@ export class ServiceClient {
   /** Every item of a list endpoint, following the `link` header's `next` page. */
   async paginate<T>(path: string, pick: (body: unknown) => T[]): Promise<T[]> {
     const items: T[] = []
+    const seen = new Set<string>()
     let next: string | undefined = path
     for (let page = 0; next !== undefined && page < 1000; page++) {
+      seen.add(this.absolute(next))
       const response: ServiceResponse = await this.request('GET', next)
-      items.push(...pick(response.body))
+      // One at a time: `push(...page)` passes every item as an argument, and a page of some
+      // hundred thousand items overflows the stack.
+      for (const item of pick(response.body)) items.push(item)
       next = nextLink(response.headers['link'])
+      // A `next` seen before (itself included) would loop until the page limit.
+      if (next !== undefined && seen.has(this.absolute(next))) {
+        this.log.debug(`${this.displayPath(path)}: the next page repeats one already read; stopped`)
+        next = undefined
+      }
     }
     return items
   }
@@ -117,24 +139,62 @@ export class ServiceClient {
     path: string,
     options: RequestOptions
   ): Promise<ServiceResponse<T>> {
-    const bodyText = options.body === undefined ? undefined : JSON.stringify(options.body)
+    try {
+      return await this.send<T>(method, path, options)
+    } catch (error) {
+      // A wait that a cancel cut short names no request: name the one that was waiting.
+      if (error instanceof CancelledError && error.path === '')
+        throw new CancelledError(method, this.displayPath(path), error.reason, false)
+      throw error
+    }
+  }
+
+  private async send<T>(
+    method: string,
+    path: string,
+    options: RequestOptions
+  ): Promise<ServiceResponse<T>> {
+    let bodyText = options.body === undefined ? undefined : JSON.stringify(options.body)
     const displayPath = this.displayPath(path)
     let url = this.absolute(path)
     url = this.permanentRedirects.get(url) ?? url
     let redirects = 0
+    /** The method on the wire: a 303 turns a write into the GET of its answer. */
+    let sentMethod = method
+    /** Whether any attempt got past connecting: if none did, the service is not there at all. */
+    let reachedService = false
     let retriesMade = 0
     let untimedRateLimits = 0
 
     for (;;) {
-      let failed = await this.attempt(method, url, bodyText, options.headers)
+      const cancellation = this.options.cancellation
+      if (cancellation?.requested)
+        throw new CancelledError(method, displayPath, cancellation.reason ?? 'cancelled', false)
+      const failed = await this.attempt(sentMethod, url, bodyText, options.headers)
       if (failed.kind === 'response') {
         const { status, headers } = failed
         if ((status >= 200 && status < 300) || status === 304) {
           const body = parseBody(failed.text)
           if (body.ok) return { status, headers, body: body.value as T }
-          // A 2xx whose JSON does not parse was cut short on the way: retried like a network error.
-          failed = { kind: 'network', error: new Error('response body is not valid JSON') }
-        } else if ([301, 302, 307, 308].includes(status) && headers['location']) {
+          // A body cut short on the way fails in undici (its length was promised), so a whole
+          // answer that is not JSON came from something else than the API: a proxy's or a
+          // portal's page, or an \`api-url\` that names a web site. Asking again gets the same.
+          throw this.unexpectedBody(method, displayPath, failed)
+        } else if (REDIRECTS.has(status)) {
+          const target = usableLocation(headers['location'], url)
+          if (target === undefined) {
+            throw new ServiceError({
+              method,
+              path: displayPath,
+              status,
+              serviceMessage:
+                headers['location'] === undefined || headers['location'].trim() === ''
+                  ? `redirect ${status} without a location to follow`
+                  : `redirect ${status} to a location that is not an http(s) URL: ${JSON.stringify(redactQuery(headers['location']).slice(0, 200))}`,
+              requestId: headers['x-github-request-id'],
+              hint: 'The service (or something between it and the runner) sent a redirect the step cannot follow; check `api-url`.'
+            })
+          }
           if (++redirects > MAX_REDIRECTS) {
             throw new ServiceError({
               method,
@@ -144,17 +204,27 @@ export class ServiceClient {
               requestId: headers['x-github-request-id']
             })
           }
-          const target = new URL(headers['location'], url).toString()
           if (status === 301 || status === 308) this.permanentRedirects.set(url, target)
           this.log.debug(`${method} ${displayPath}: ${status} redirect to ${redactQuery(target)}`)
           url = target
+          // 303 See Other: the answer is elsewhere, fetched with GET and without the body.
+          if (status === 303 && sentMethod !== 'GET' && sentMethod !== 'HEAD') {
+            sentMethod = 'GET'
+            bodyText = undefined
+          }
           continue
         }
       }
 
+      if (failed.kind !== 'network' || unreachableCause(failed.error) === undefined)
+        reachedService = true
       const outcome = toOutcome(failed)
       const decision = decideRetry(outcome, this.context(retriesMade, untimedRateLimits))
-      if (!decision.retry) throw this.failure(method, displayPath, failed, retriesMade, decision)
+      if (!decision.retry) {
+        if (failed.kind === 'network' && !reachedService)
+          throw this.unreachable(method, displayPath, url, failed.error, retriesMade)
+        throw this.failure(method, displayPath, failed, retriesMade, decision)
+      }
       if (decision.failure === 'rate-limit' && outcome.kind === 'response') {
         const named =
           outcome.headers['retry-after'] ?? outcome.headers['x-ratelimit-remaining'] === '0'
@@ -231,7 +301,12 @@ export class ServiceClient {
         method: method as Dispatcher.HttpMethod,
         headers,
         body,
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: this.options.cancellation
+          ? AbortSignal.any([
+              AbortSignal.timeout(this.timeoutMs),
+              this.options.cancellation.inFlight
+            ])
+          : AbortSignal.timeout(this.timeoutMs),
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs
       })
@@ -243,7 +318,18 @@ export class ServiceClient {
         text
       }
     } catch (error) {
-      const err = error instanceof Error ? error : new Error(String(error))
+      const cancellation = this.options.cancellation
+      if (cancellation?.inFlight.aborted)
+        throw new CancelledError(
+          method,
+          this.displayPath(path),
+          cancellation.reason ?? 'cancelled',
+          true
+        )
+      // Kept as the cause: an error from another realm (as under jest) fails `instanceof Error`,
+      // and its `code` is what says whether the service could be reached at all.
+      const err =
+        error instanceof Error ? error : new Error(String(error), { cause: error as unknown })
       // Read name and code from what was thrown, not from `err`: the abort signal's DOMException
       // can come from another realm (a VM context, as under jest) and then fails `instanceof Error`.
       const thrown = (error ?? {}) as { name?: unknown; code?: unknown }
@@ -275,7 +361,8 @@ export class ServiceClient {
         method,
         path: displayPath,
         status: 0,
-        serviceMessage: retriesMade > 0 ? reason : `${reason} (${attempt.error.message})`,
+        // The reason already quotes the error ("no answer in 20000 ms"): once is enough.
+        serviceMessage: reason,
         hint: `Check that \`api-url\` (${this.origin}${this.basePath}) is right and reachable from the runner.`,
         attempts: retriesMade + 1
       })
@@ -300,13 +387,63 @@ export class ServiceClient {
               method,
               displayPath,
               status,
-              headers['x-accepted-github-permissions']
+              headers['x-accepted-github-permissions'],
+              details.message
             ) ?? versionHint(status, details.message, this.options.apiVersion)),
       attempts: retriesMade + 1,
       fatal:
         status === 401 ||
         rateLimitGiveUp ||
         (status === 400 && /version/i.test(details.message ?? ''))
+    })
+  }
+
+  /**
+   * Every attempt failed before a connection was made (refused, no such host, TLS refused): the
+   * service is not there for this run, so every later request would spend its retries the same
+   * way. Fatal, so the run stops here and lists the rest as not attempted.
+   */
+  private unreachable(
+    method: string,
+    displayPath: string,
+    url: string,
+    error: Error,
+    retriesMade: number
+  ): ServiceError {
+    const { origin } = splitUrl(url)
+    const attempts = retriesMade + 1
+    return new ServiceError({
+      method,
+      path: displayPath,
+      status: 0,
+      serviceMessage:
+        `the service at ${origin}${origin === this.origin ? this.basePath : ''} cannot be reached: ` +
+        `${unreachableCause(error) ?? error.message}, on ${attempts === 1 ? 'the only attempt' : `all ${attempts} attempts`}`,
+      hint:
+        "Nothing more was sent. Check `api-url`, the runner's network" +
+        (this.proxy ? ` and the proxy ${this.proxy} (HTTPS_PROXY, HTTP_PROXY, NO_PROXY)` : '') +
+        ', then run the step again.',
+      attempts,
+      fatal: true
+    })
+  }
+
+  private unexpectedBody(
+    method: string,
+    displayPath: string,
+    attempt: { status: number; headers: Record<string, string>; text: string }
+  ): ServiceError {
+    const type = attempt.headers['content-type']?.split(';')[0]?.trim() || 'no content-type'
+    const start = attempt.text.trim().slice(0, 60).replace(/\s+/g, ' ')
+    return new ServiceError({
+      method,
+      path: displayPath,
+      status: attempt.status,
+      serviceMessage: `unexpected response body (${type}, not JSON): ${JSON.stringify(start)}${attempt.text.trim().length > 60 ? '…' : ''}`,
+      requestId: attempt.headers['x-github-request-id'],
+      hint:
+        'Something other than the API answered: check that `api-url` is the API (https://api.github.com, ' +
+        "or https://HOST/api/v3) and whether a proxy or portal on the runner's network rewrites answers."
     })
   }
 
@@ -415,6 +552,52 @@ export function nextLink(link: string | undefined): string | undefined {
     if (match && match[2]?.split(/\s+/).includes('next')) return match[1]
   }
   return undefined
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308])
+
+/** The absolute http(s) URL a redirect names, or undefined when it names none that can be followed. */
+function usableLocation(location: string | undefined, base: string): string | undefined {
+  if (location === undefined || location.trim() === '') return undefined
+  try {
+    const target = new URL(location.trim(), base)
+    return target.protocol === 'https:' || target.protocol === 'http:'
+      ? target.toString()
+      : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const TLS_CODE =
+  /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|EPROTO$|HOSTNAME_MISMATCH)/
+
+/**
+ * In words, why a connection could not be made at all, or undefined when the error is something
+ * else (a reset mid-answer, a timeout): those say nothing about whether the service is there.
+ */
+export function unreachableCause(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e && depth < 4; depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown }
+    const text = typeof message === 'string' ? message : ''
+    if (code === 'ECONNREFUSED') return `connection refused (ECONNREFUSED${addressIn(text)})`
+    if (code === 'ENOTFOUND') return `the host name does not resolve (ENOTFOUND${hostIn(text)})`
+    if (code === 'EAI_AGAIN')
+      return `the host name could not be looked up (EAI_AGAIN${hostIn(text)})`
+    if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return `no route to the host (${code})`
+    if (typeof code === 'string' && TLS_CODE.test(code)) return `TLS failed (${code}: ${text})`
+    e = (e as { cause?: unknown }).cause
+  }
+  return undefined
+}
+
+const addressIn = (message: string) => {
+  const match = / (\S+:\d+)$/.exec(message)
+  return match ? ` ${match[1]}` : ''
+}
+const hostIn = (message: string) => {
+  const match = / (\S+)$/.exec(message)
+  return match ? ` ${match[1]}` : ''
 }
 
 function redactQuery(url: string): string {

@@ -2,7 +2,8 @@
 export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number
-  sleep(ms: number): Promise<void>
+  /** Ends early, rejecting, when `signal` aborts (a cancelled run must not sit out a long wait). */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>
 }
 
 // Fractional milliseconds: with whole ones a 1 s gap could come out up to 1 ms short.
@@ -15,9 +16,26 @@ export const systemClock: Clock = {
   now,
   // A timer fires a millisecond or two late (a write spaced 1 s apart would lose that seven times
   // in a release): sleep to just short of the moment, then yield to the event loop until it came.
-  sleep: async ms => {
+  sleep: async (ms, signal) => {
     const until = now() + Math.max(0, ms)
-    if (ms > TIMER_SLACK_MS) await new Promise(resolve => setTimeout(resolve, ms - TIMER_SLACK_MS))
-    while (now() < until) await new Promise(resolve => setImmediate(resolve))
+    const cancelled = () => new Error('wait cancelled')
+    if (signal?.aborted) throw cancelled()
+    if (ms > TIMER_SLACK_MS) {
+      await new Promise<void>((resolve, reject) => {
+        const onAbort = () => {
+          clearTimeout(timer)
+          reject(cancelled())
+        }
+        const timer = setTimeout(() => {
+          signal?.removeEventListener('abort', onAbort)
+          resolve()
+        }, ms - TIMER_SLACK_MS)
+        signal?.addEventListener('abort', onAbort, { once: true })
+      })
+    }
+    while (now() < until) {
+      if (signal?.aborted) throw cancelled()
+      await new Promise(resolve => setImmediate(resolve))
+    }
   }
 }

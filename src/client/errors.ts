@@ -81,11 +81,14 @@ export function permissionHint(
   method: string,
   path: string,
   status: number,
-  acceptedPermissions?: string
+  acceptedPermissions?: string,
+  serviceMessage?: string
 ): string | undefined {
   if (status === 401) {
     return 'The token was refused: it is missing, expired or revoked. Check the `token` input.'
   }
+  const target = targetHint(path, status, serviceMessage)
+  if (target) return target
   if (status !== 403 && status !== 404) return undefined
   const artifact = /\/artifacts\//.test(path)
   const fromHeader = acceptedPermissions
@@ -131,4 +134,21 @@ export function describeAcceptedPermissions(header: string): string | undefined 
     )
     .filter(Boolean)
   return sets.length > 0 ? sets.join(' or ') : undefined
+}
+
+/**
+ * A label write to one issue or pull request that failed for a reason of that target, not of the
+ * token: a locked conversation (403 saying so), one that does not exist (404) or was deleted (410).
+ */
+function targetHint(path: string, status: number, message = ''): string | undefined {
+  const match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/labels(\/|$)/.exec(path)
+  if (!match) return undefined
+  const [, owner, repo, number] = match
+  const which = `#${number} of ${owner}/${repo}`
+  if (status === 403 && /\blocked\b/i.test(message))
+    return `The conversation of ${which} is locked, and its labels cannot change while it is: unlock it, or leave it out of \`pull-requests\`.`
+  if (status === 404 && !/\/labels\/[^/]+$/.test(path))
+    return `There is no issue or pull request ${which}: check the number in \`pull-requests\` (or the closing reference that named it), and \`repository\`.`
+  if (status === 410) return `Issue ${which} was deleted: leave it out of \`pull-requests\`.`
+  return undefined
 }

@@ -54,8 +54,19 @@ export function decideRetry(outcome: Outcome, ctx: RetryContext): RetryDecision 
   let waitMs: number
   let reason: string
   if (failure === 'transient') {
-    waitMs = backoff(ctx.retriesMade, ctx.random)
     reason = describeTransient(outcome)
+    // A 503 (or any retried status) may say when to come back: that, not the backoff.
+    const asked = retryAfterWait(outcome, ctx.now)
+    waitMs = asked ?? backoff(ctx.retriesMade, ctx.random)
+    if (asked !== undefined && asked > MAX_RATE_LIMIT_WAIT_MS) {
+      return {
+        retry: false,
+        failure,
+        reason:
+          `${reason}: the service asks to wait ${Math.ceil(asked / 60000)} minutes (retry-after), ` +
+          `longer than the ${MAX_RATE_LIMIT_WAIT_MS / 60000} minutes this step waits; run it again after that`
+      }
+    }
   } else {
     const timed = rateLimitWait(outcome, ctx.now)
     waitMs = timed ?? UNTIMED_RATE_LIMIT_WAIT_MS * 2 ** ctx.untimedRateLimits
@@ -88,16 +99,23 @@ export function backoff(retriesMade: number, random: () => number): number {
   return ceiling / 2 + random() * (ceiling / 2)
 }
 
+/** The wait `retry-after` names (seconds or an HTTP date), or undefined when there is none. */
+export function retryAfterWait(outcome: Outcome, now: number): number | undefined {
+  if (outcome.kind !== 'response') return undefined
+  const retryAfter = outcome.headers['retry-after']
+  if (retryAfter === undefined) return undefined
+  const seconds = Number(retryAfter.trim())
+  if (retryAfter.trim() !== '' && Number.isFinite(seconds)) return Math.max(0, seconds * 1000)
+  const date = Date.parse(retryAfter)
+  if (!Number.isNaN(date)) return Math.max(0, date - now)
+  return undefined
+}
+
 /** The wait a rate-limited response names, or undefined when it names none. */
 export function rateLimitWait(outcome: Outcome, now: number): number | undefined {
   if (outcome.kind !== 'response') return undefined
-  const retryAfter = outcome.headers['retry-after']
-  if (retryAfter !== undefined) {
-    const seconds = Number(retryAfter.trim())
-    if (retryAfter.trim() !== '' && Number.isFinite(seconds)) return Math.max(0, seconds * 1000)
-    const date = Date.parse(retryAfter)
-    if (!Number.isNaN(date)) return Math.max(0, date - now)
-  }
+  const asked = retryAfterWait(outcome, now)
+  if (asked !== undefined) return asked
   const reset = Number(outcome.headers['x-ratelimit-reset'])
   if (outcome.headers['x-ratelimit-remaining'] === '0' && Number.isFinite(reset) && reset > 0) {
     return Math.max(0, reset * 1000 - now) + RESET_MARGIN_MS

@@ -4,6 +4,7 @@ import * as z from 'zod/mini'
 import { readText, boundedText, booleanSchema, clusterSchema, oneOf } from '../inputs/fields.js'
 import { INPUT_DEFAULTS, type RawInputs } from '../inputs/names.js'
 import { Collector, type Parsed } from '../inputs/problems.js'
+import { withoutByteOrderMark } from '../text.js'
 import { JOB_LIMIT, SYNC_LIMIT, validateClusterItems, type ClusterItem } from './items.js'
 import { readKubernetesItems } from './kubernetes/inputs.js'
 
@@ -146,7 +147,8 @@ function readItems(
         )
         return undefined
       }
-      text = files.read(path)
+      // Editors on Windows often start a UTF-8 file with a byte-order mark; JSON.parse refuses it.
+      text = withoutByteOrderMark(files.read(path))
     } catch (error) {
       const code = (error as { code?: string }).code
       c.problem(

@@ -1,3 +1,4 @@
+import { CancelledError } from '../client/cancel.js'
 import type { Clock } from '../client/clock.js'
 import { ServiceError } from '../client/errors.js'
 import type { Log } from '../client/log.js'
@@ -20,6 +21,13 @@ import type { ServiceClient } from '../client/client.js'
 
 export const FIRST_POLL_MS = 2000
 export const MAX_POLL_MS = 30_000
+/** The shortest wait between polls, whatever `x-poll-interval` says: below it polls only cost quota. */
+export const MIN_POLL_MS = 1000
+/**
+ * A job just created may not be visible to its status endpoint yet (the service's read side
+ * lags): a 404 is read as "not yet" this many times before the job has been seen once.
+ */
+export const UNSEEN_JOB_POLLS = 5
 export const POLL_GROWTH = 1.5
 /** The dry run reads the records of at most this many digests: a read each. */
 export const MAX_DIGESTS_READ = 50
@@ -34,24 +42,30 @@ export interface ClusterOutcome {
   failure?: string
 }
 
-/** Following a queued job failed; the job's id and the deployments rejected at creation stay known. */
+/** Following a queued job failed; the job's id, its last status and the deployments rejected at creation stay known. */
 export class ClusterJobError extends Error {
   constructor(
     readonly jobId: number,
     readonly rejected: SkippedDeployment[],
-    override readonly cause: unknown
+    override readonly cause: unknown,
+    readonly lastStatus = 'unknown',
+    message?: string
   ) {
-    super(cause instanceof Error ? cause.message : String(cause))
+    super(message ?? (cause instanceof Error ? cause.message : String(cause)))
     this.name = 'ClusterJobError'
   }
 }
 
-/** Wait before the next poll: the service's `x-poll-interval` when it sends one, else 2 s growing to 30 s. */
+/**
+ * Wait before the next poll: the service's `x-poll-interval` when it sends one (at least 1 s, at
+ * most 30 s), else 2 s growing to 30 s.
+ */
 export function nextPollDelay(
   previousMs: number | undefined,
   pollIntervalSeconds?: number
 ): number {
-  if (pollIntervalSeconds !== undefined) return pollIntervalSeconds * 1000
+  if (pollIntervalSeconds !== undefined)
+    return Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, pollIntervalSeconds * 1000))
   if (previousMs === undefined) return FIRST_POLL_MS
   return Math.min(MAX_POLL_MS, Math.round(previousMs * POLL_GROWTH))
 }
@@ -120,13 +134,19 @@ export async function recordCluster(
     `Job ${jobId} created for cluster ${inputs.cluster}${rejected.length ? `; ${rejected.length} deployments rejected` : ''}`
   )
 
-  let job: { final?: ClusterJob; lastStatus?: string }
-  try {
-    job = await pollJob(client, org, inputs.cluster, jobId, clock, log, deadline)
-  } catch (error) {
-    // The job is queued: its id stays in the outputs even when following it failed.
-    throw new ClusterJobError(jobId, rejected, error)
-  }
+  const job = await pollJob(client, org, inputs.cluster, jobId, clock, log, deadline).catch(
+    (error: unknown) => {
+      // The job is queued: its id and last status stay in the outputs even when following it failed.
+      const { lastStatus, cause } = error as PollFailure
+      throw new ClusterJobError(
+        jobId,
+        rejected,
+        cause,
+        lastStatus ?? 'unknown',
+        pollFailureMessage(org, inputs.cluster, jobId, lastStatus, cause)
+      )
+    }
+  )
   // The job's status repeats the deployments rejected at creation: list each once.
   const skipped = uniqueSkipped([...rejected, ...(job.final?.errors ?? [])])
   if (!job.final) {
@@ -153,7 +173,17 @@ export async function recordCluster(
   return { records: [], rejected: skipped, jobId, jobStatus: status, failure }
 }
 
-/** Creates the job; while another job holds the cluster (409) it waits and tries again until the deadline. */
+/**
+ * Creates the job; while another job holds the cluster (409) it waits and tries again until the
+ * deadline.
+ *
+ * A 409 on a retried create is most likely our own job: the first attempt reached the service,
+ * which created the job, and its answer was lost. The service cannot tell us that job's id (there
+ * is no list of a cluster's jobs), so the step waits for the cluster to be free and submits the
+ * same deployments again. That is safe: the service upserts every record by its key (logical and
+ * physical environment, cluster, deployment name), so the second job rewrites exactly the records
+ * the first one wrote, and the second job's id is one the step can follow and report.
+ */
 async function createJobWhenFree(
   client: ServiceClient,
   org: string,
@@ -164,17 +194,38 @@ async function createJobWhenFree(
   deadline: number
 ): Promise<{ jobId?: number; errors: SkippedDeployment[]; warning?: string }> {
   let delay: number | undefined
+  let ownJobLikely = false
   for (;;) {
     try {
-      return await createClusterJob(client, org, inputs.cluster, body)
+      const created = await createClusterJob(client, org, inputs.cluster, body)
+      if (ownJobLikely && created.jobId !== undefined)
+        log.info(
+          `Job ${created.jobId} created for cluster ${inputs.cluster}: the deployments were submitted again ` +
+            'after the first answer was lost; the records are upserted by their key, so none is duplicated'
+        )
+      return created
     } catch (error) {
       if (!(error instanceof ServiceError) || error.status !== 409) throw error
+      if (error.attempts > 1 && !ownJobLikely) {
+        ownJobLikely = true
+        log.warning(
+          `Cluster ${inputs.cluster}: the answer to creating the job was lost, and the retry found a job in ` +
+            'progress (409): most likely the one this step just created, whose id the service did not get to ' +
+            'send. The step waits for it to finish and submits the same deployments again (safe: records ' +
+            'are upserted by their key, so the second job rewrites the same records).'
+        )
+      }
       delay = nextPollDelay(delay)
       const left = deadline - clock.now()
       if (left <= 0) {
         throw new Error(
-          `another job kept cluster ${inputs.cluster} busy for the whole job-timeout (${inputs.jobTimeoutSeconds} s); ` +
-            'run the step again when it has finished, or raise `job-timeout`'
+          ownJobLikely
+            ? `the answer to creating the job for cluster ${inputs.cluster} was lost, and a job (most likely ` +
+                `that one) kept the cluster busy for the whole job-timeout (${inputs.jobTimeoutSeconds} s): its ` +
+                'id is unknown, so the records it writes cannot be confirmed; run the step again when it has ' +
+                'finished (the records are upserted, nothing is duplicated), or raise `job-timeout`'
+            : `another job kept cluster ${inputs.cluster} busy for the whole job-timeout (${inputs.jobTimeoutSeconds} s); ` +
+                'run the step again when it has finished, or raise `job-timeout`'
         )
       }
       log.info(
@@ -184,6 +235,45 @@ async function createJobWhenFree(
       await clock.sleep(Math.min(delay, left))
     }
   }
+}
+
+/** Polling failed for good; what was known of the job when it did. */
+interface PollFailure {
+  lastStatus?: string
+  cause: unknown
+}
+
+/**
+ * The job exists (the service gave its id to this token), so a failing poll is not a missing
+ * permission: the message names what the service answered and where to look, without the
+ * permission hint a 403/404 would otherwise carry.
+ */
+function pollFailureMessage(
+  org: string,
+  cluster: string,
+  jobId: number,
+  lastStatus: string | undefined,
+  cause: unknown
+): string {
+  const where = `GET ${clusterJobsPath(org, cluster)}/${jobId}`
+  if (cause instanceof CancelledError)
+    return (
+      `job ${jobId} for cluster ${cluster} was created and keeps running in the service; following it ` +
+      `stopped because the run was cancelled (${cause.reason}). Its last status seen was ${lastStatus ?? 'none yet'}: check ${where}.`
+    )
+  let what: string
+  if (cause instanceof ServiceError) {
+    const answered =
+      cause.status === 0
+        ? 'failed'
+        : `answered ${cause.status}${cause.status === 404 ? ' (the job is not visible)' : ''}`
+    what = `${cause.method} ${cause.path} ${answered}${cause.serviceMessage ? `: ${cause.serviceMessage}` : ''}`
+    if (cause.requestId) what += ` (request id ${cause.requestId})`
+  } else what = cause instanceof Error ? cause.message : String(cause)
+  return (
+    `job ${jobId} for cluster ${cluster} was created, but following it failed: ${what}. ` +
+    `Its last status seen was ${lastStatus ?? 'none yet'}; it may still finish: check ${where}.`
+  )
 }
 
 async function pollJob(
@@ -199,12 +289,25 @@ async function pollJob(
   let lastStatus: string | undefined
   let delay: number | undefined
   let hint: number | undefined
+  let notYetVisible = 0
   for (;;) {
     delay = nextPollDelay(delay, hint)
     const left = deadline - clock.now()
     if (left <= 0) return { lastStatus }
     await clock.sleep(Math.min(delay, left))
-    const poll = await getClusterJob(client, org, cluster, jobId, etag)
+    let poll: Awaited<ReturnType<typeof getClusterJob>>
+    try {
+      poll = await getClusterJob(client, org, cluster, jobId, etag)
+    } catch (error) {
+      const unseen = lastStatus === undefined && etag === undefined
+      if (unseen && error instanceof ServiceError && error.status === 404) {
+        if (++notYetVisible <= UNSEEN_JOB_POLLS) {
+          log.info(`Job ${jobId} is not visible yet (404); polling again`)
+          continue
+        }
+      }
+      throw { lastStatus, cause: error } satisfies PollFailure
+    }
     etag = poll.etag
     hint = poll.pollIntervalSeconds
     if (poll.job) {

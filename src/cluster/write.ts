@@ -1,7 +1,7 @@
 import type { ServiceClient } from '../client/client.js'
 import type { Clock } from '../client/clock.js'
 import type { Log } from '../client/log.js'
-import { failureOf, messageOf, type RunResult } from '../result.js'
+import { failureOf, isFatal, messageOf, type RunResult } from '../result.js'
 import type { ClusterInputs } from './inputs.js'
 import { ClusterJobError, previewCluster, recordCluster } from './record-cluster.js'
 
@@ -32,9 +32,12 @@ export async function writeCluster(
   } catch (error) {
     if (error instanceof ClusterJobError) {
       result.jobId = error.jobId
+      result.jobStatus = error.lastStatus
       result.deploymentErrors.push(...error.rejected)
+      result.failures.push({ what, message: error.message, fatal: isFatal(error.cause) })
+      return
     }
-    result.failures.push(failureOf(what, error instanceof ClusterJobError ? error.cause : error))
+    result.failures.push(failureOf(what, error))
   }
 }
 

@@ -1,6 +1,6 @@
 import { LABEL_INPUT_NAMES } from '../inputs/names.js'
 import type { InputProblem } from '../inputs/problems.js'
-import { hasControlCharacters, splitList } from '../text.js'
+import { codePoints, hasControlCharacters, splitList, splitNames } from '../text.js'
 
 export { LABEL_INPUT_NAMES }
 
@@ -56,10 +56,10 @@ export function parseLabelInputs(raw: LabelRawInputs): {
   let description: string | undefined
   const rawDescription = text('label-description')
   if (rawDescription !== '') {
-    if (rawDescription.length > MAX_LABEL_DESCRIPTION)
+    if (codePoints(rawDescription) > MAX_LABEL_DESCRIPTION)
       problem(
         'label-description',
-        `is ${rawDescription.length} characters long; at most ${MAX_LABEL_DESCRIPTION} are allowed`
+        `is ${codePoints(rawDescription)} characters long; at most ${MAX_LABEL_DESCRIPTION} are allowed`
       )
     else if (hasControlCharacters(rawDescription))
       problem('label-description', 'contains control characters')
@@ -117,7 +117,10 @@ export function parseLabelInputs(raw: LabelRawInputs): {
   }
 }
 
-/** Split like every list input; duplicates that differ only in case are one label. */
+/**
+ * Names may hold commas: several lines are one name per line (see `splitNames`); duplicates
+ * that differ only in case are one label.
+ */
 function labelList(
   value: string,
   input: LabelInputName,
@@ -125,7 +128,7 @@ function labelList(
 ): string[] {
   const seen = new Set<string>()
   const names: string[] = []
-  for (const name of splitList(value)) {
+  for (const name of splitNames(value)) {
     if (hasControlCharacters(name)) {
       problem(input, `\`${JSON.stringify(name)}\` contains control characters`)
       continue
