@@ -18,23 +18,43 @@ const unused = join(root, 'scripts/stubs/unused-module.mjs')
 /**
  * Files that dependencies load (or bundle) for features this action never uses, each replaced
  * by a stub that fails if called: undici's HTTP/2 client (loads node:http2; the client never
- * offers h2), undici's fetch body reader (only for FormData bodies; the client sends JSON), and
+ * offers h2), undici's fetch body reader (only for FormData bodies; the client sends JSON), the
+ * copy of undici's HTTP parser for WebAssembly without SIMD (a fallback for CPUs without the
+ * SSE4.1 / NEON instructions that every machine able to run a current Actions runner has), and
  * @actions/core's `platform` helper (starts @actions/exec and child_process on every run; the
  * action asks git through @actions/exec itself, and only when it reads a range).
  */
 const UNUSED = [
   /undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/,
   /undici[\\/]lib[\\/]web[\\/]fetch[\\/]body\.js$/,
+  /undici[\\/]lib[\\/]llhttp[\\/]llhttp-wasm\.js$/,
   /@actions[\\/]core[\\/]lib[\\/]platform\.js$/
 ]
+/**
+ * @actions/core imports node:crypto at start-up for one call, the random delimiter of an output
+ * written at the end of the run: loading crypto is a few milliseconds of every cold start. The
+ * import becomes a lookup at the moment of that call (the same module, the same randomUUID).
+ */
+const LAZY_CRYPTO = /@actions[\\/]core[\\/]lib[\\/]file-command\.js$/
+
 const leaveOutUnused = {
   name: 'leave-out-unused',
   setup(build) {
-    build.onLoad({ filter: /\.js$/ }, args =>
-      UNUSED.some(pattern => pattern.test(args.path))
-        ? { contents: readFileSync(unused, 'utf8'), loader: 'js', resolveDir: dirname(unused) }
-        : undefined
-    )
+    build.onLoad({ filter: /\.js$/ }, args => {
+      if (UNUSED.some(pattern => pattern.test(args.path)))
+        return { contents: readFileSync(unused, 'utf8'), loader: 'js', resolveDir: dirname(unused) }
+      if (LAZY_CRYPTO.test(args.path)) {
+        const source = readFileSync(args.path, 'utf8')
+        const lazy = source.replace(
+          "import * as crypto from 'crypto';",
+          "const crypto = { randomUUID: () => process.getBuiltinModule('crypto').randomUUID() };"
+        )
+        if (lazy === source)
+          throw new Error(`${args.path}: its crypto import changed; see LAZY_CRYPTO`)
+        return { contents: lazy, loader: 'js', resolveDir: dirname(args.path) }
+      }
+      return undefined
+    })
   }
 }
 const result = await build({
@@ -59,6 +79,7 @@ const result = await build({
   banner: { js: 'const require=id=>process.getBuiltinModule(id);' }
 })
 
+if (process.env.BUNDLE_META) writeFileSync(process.env.BUNDLE_META, JSON.stringify(result.metafile))
 writeFileSync(join(dist, 'package.json'), '{"type":"module"}\n')
 writeFileSync(join(dist, 'licenses.txt'), licenses(result.metafile))
 
