@@ -79,6 +79,7 @@ const result = await build({
   banner: { js: 'const require=id=>process.getBuiltinModule(id);' }
 })
 
+// BUNDLE_META=FILE keeps esbuild's account of what went into each output, to see what a start costs.
 if (process.env.BUNDLE_META) writeFileSync(process.env.BUNDLE_META, JSON.stringify(result.metafile))
 writeFileSync(join(dist, 'package.json'), '{"type":"module"}\n')
 writeFileSync(join(dist, 'licenses.txt'), licenses(result.metafile))

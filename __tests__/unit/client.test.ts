@@ -1,13 +1,8 @@
 import { MockAgent } from 'undici'
 import { FakeClock } from '../../__fixtures__/fake-clock.js'
 import { MemoryLog } from '../../__fixtures__/memory-log.js'
-import {
-  MAX_REDIRECTS,
-  nextLink,
-  ServiceClient,
-  splitUrl,
-  STEP_DEADLINE_MS
-} from '../../src/client/client.js'
+import { MAX_REDIRECTS, ServiceClient, STEP_DEADLINE_MS } from '../../src/client/client.js'
+import { nextLink, splitUrl } from '../../src/client/wire.js'
 import { ServiceError } from '../../src/client/errors.js'
 
 const API = 'https://api.example.test'

@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: the set request and the background job share the body, the
+// accounting of rejected deployments and the wait for a busy cluster; the preview reads the same.
 import { CancelledError } from '../client/cancel.js'
 import type { Clock } from '../client/clock.js'
 import { ServiceError } from '../client/errors.js'

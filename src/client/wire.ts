@@ -1,0 +1,144 @@
+// What the wire says, read without state: error bodies, headers, URLs and links, redirect
+// targets, and the cause of a network failure. The request loop in client.ts uses these.
+import type { ValidationError } from './errors.js'
+
+export function errorBody(body: unknown): {
+  message?: string
+  errors?: ValidationError[]
+  documentationUrl?: string
+} {
+  if (typeof body !== 'object' || body === null) return {}
+  const record = body as Record<string, unknown>
+  const errors = Array.isArray(record['errors'])
+    ? (record['errors'] as unknown[]).map(e =>
+        typeof e === 'object' && e !== null ? (e as ValidationError) : { message: String(e) }
+      )
+    : undefined
+  return {
+    message: messageText(record['message']),
+    errors,
+    documentationUrl:
+      typeof record['documentation_url'] === 'string' ? record['documentation_url'] : undefined
+  }
+}
+
+/**
+ * The error's `message`: usually a string, but the cluster endpoints answer 403 and 404 with an
+ * object `{cause, repositories}`, rendered here as `cause (repositories: a, b)`.
+ */
+export function messageText(message: unknown): string | undefined {
+  if (typeof message === 'string') return message
+  if (typeof message !== 'object' || message === null) return undefined
+  const { cause, repositories, ...rest } = message as Record<string, unknown>
+  const parts: string[] = []
+  if (typeof cause === 'string' && cause !== '') parts.push(cause)
+  if (Array.isArray(repositories) && repositories.length > 0)
+    parts.push(`(repositories: ${repositories.map(r => String(r)).join(', ')})`)
+  if (Object.keys(rest).length > 0 || parts.length === 0) parts.push(JSON.stringify(rest))
+  return parts.join(' ')
+}
+
+export function versionHint(
+  status: number,
+  message: string | undefined,
+  version: string
+): string | undefined {
+  if (status === 400 && /version/i.test(message ?? '')) {
+    return `The service does not support API version ${version}: set \`api-version\` to one it supports.`
+  }
+  return undefined
+}
+
+export function parseBody(text: string): { ok: true; value: unknown } | { ok: false } {
+  if (text.trim() === '') return { ok: true, value: undefined }
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown }
+  } catch {
+    return { ok: false }
+  }
+}
+
+export function flattenHeaders(
+  headers: Record<string, string | string[] | undefined>
+): Record<string, string> {
+  const flat: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined)
+      flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value
+  }
+  return flat
+}
+
+/**
+ * Splits without `new URL()`, which would turn an encoded `%2E%2E` segment back into a step up.
+ */
+export function splitUrl(url: string): { origin: string; path: string } {
+  const match = /^(https?:\/\/[^/?#]+)([^#]*)/i.exec(url)
+  if (!match) throw new Error(`not an absolute http(s) URL: ${url}`)
+  const origin = (match[1] ?? '').toLowerCase()
+  const path = match[2] || '/'
+  return { origin, path: path.startsWith('/') ? path : `/${path}` }
+}
+
+export function nextLink(link: string | undefined): string | undefined {
+  if (!link) return undefined
+  for (const part of link.split(',')) {
+    const match = /<([^>]+)>\s*;\s*rel="?([^";]+)"?/.exec(part.trim())
+    if (match && match[2]?.split(/\s+/).includes('next')) return match[1]
+  }
+  return undefined
+}
+
+export const REDIRECTS = new Set([301, 302, 303, 307, 308])
+
+/** The absolute http(s) URL a redirect names, or undefined when it names none that can be followed. */
+export function usableLocation(location: string | undefined, base: string): string | undefined {
+  if (location === undefined || location.trim() === '') return undefined
+  try {
+    const target = new URL(location.trim(), base)
+    return target.protocol === 'https:' || target.protocol === 'http:'
+      ? target.toString()
+      : undefined
+  } catch {
+    return undefined
+  }
+}
+
+export const TLS_CODE =
+  /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|EPROTO$|HOSTNAME_MISMATCH)/
+
+/**
+ * In words, why a connection could not be made at all, or undefined when the error is something
+ * else (a reset mid-answer, a timeout): those say nothing about whether the service is there.
+ */
+export function unreachableCause(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e && depth < 4; depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown }
+    const text = typeof message === 'string' ? message : ''
+    if (code === 'ECONNREFUSED') return `connection refused (ECONNREFUSED${addressIn(text)})`
+    if (code === 'ENOTFOUND') return `the host name does not resolve (ENOTFOUND${hostIn(text)})`
+    if (code === 'EAI_AGAIN')
+      return `the host name could not be looked up (EAI_AGAIN${hostIn(text)})`
+    if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return `no route to the host (${code})`
+    if (typeof code === 'string' && TLS_CODE.test(code)) return `TLS failed (${code}: ${text})`
+    e = (e as { cause?: unknown }).cause
+  }
+  return undefined
+}
+
+const addressIn = (message: string) => {
+  const match = / (\S+:\d+)$/.exec(message)
+  return match ? ` ${match[1]}` : ''
+}
+const hostIn = (message: string) => {
+  const match = / (\S+)$/.exec(message)
+  return match ? ` ${match[1]}` : ''
+}
+
+export function redactQuery(url: string): string {
+  return url.split('?')[0] ?? url
+}
+
+export function formatSeconds(ms: number): string {
+  return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`
+}
