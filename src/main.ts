@@ -12,8 +12,24 @@ const coreLog = {
   warning: (message: string) => core.warning(message)
 }
 
-/** The action as the runner starts it: inputs from INPUT_* variables, outputs to GITHUB_OUTPUT. */
-export async function main(options: RunOptions = {}): Promise<void> {
+/**
+ * The action as the runner starts it: inputs from INPUT_* variables, outputs to GITHUB_OUTPUT.
+ * `src/index.ts` only calls it; `@github/local-action` imports it and calls it the same way.
+ */
+export async function run(options: RunOptions = {}): Promise<void> {
+  try {
+    await runAction(options)
+  } catch (error) {
+    // A bug of ours, not the user's: the message for the log, the stack for a debug run.
+    if (error instanceof Error && error.stack) core.debug(error.stack)
+    core.setFailed(
+      `record-deployment stopped on an unexpected error: ${error instanceof Error ? error.message : String(error)}. ` +
+        'Re-run with debug logging for the details, and report it with that log.'
+    )
+  }
+}
+
+async function runAction(options: RunOptions): Promise<void> {
   // Masked before anything could print it, bad input included.
   for (const secret of [core.getInput('token'), process.env['GITHUB_TOKEN']]) {
     if (secret) core.setSecret(secret.trim())
@@ -46,8 +62,8 @@ export async function main(options: RunOptions = {}): Promise<void> {
   const stopListening = listenForCancel(cancellation)
   try {
     // Loaded only once the inputs are sound: bad input fails without loading the HTTP client.
-    const { run } = await import('./run.js')
-    const result = await run(inputs, { log: coreLog, event, ...options, cancellation })
+    const { run: runJobs } = await import('./run.js')
+    const result = await runJobs(inputs, { log: coreLog, event, ...options, cancellation })
 
     const unwritten = writeOutputs(toOutputs(result))
     await writeSummary(renderSummary(result, inputs.connection.org))
