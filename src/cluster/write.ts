@@ -4,6 +4,7 @@ import type { Log } from '../client/log.js'
 import { failureOf, isFatal, messageOf, type RunResult } from '../result.js'
 import type { ClusterInputs } from './inputs.js'
 import { ClusterJobError, previewCluster, recordCluster } from './record-cluster.js'
+import { previewDecommissions, settleClusterState } from './settle-state.js'
 
 /** The cluster in the user's words, for the log, the summary and the failure report. */
 export function describeCluster(c: ClusterInputs): string {
@@ -29,7 +30,11 @@ export async function writeCluster(
     result.jobStatus = outcome.jobStatus
     if (outcome.failure) result.failures.push({ what, message: outcome.failure })
     else result.done.push(what)
+    // Taken by the service: a set request answered, or a job that completed.
+    const accepted = cluster.mode === 'sync' || outcome.jobStatus === 'completed'
+    await settleClusterState(cluster, accepted, outcome.rejected, result, log)
   } catch (error) {
+    await settleClusterState(cluster, false, [], result, log)
     if (error instanceof ClusterJobError) {
       result.jobId = error.jobId
       result.jobStatus = error.lastStatus
@@ -61,6 +66,7 @@ export async function previewClusterWrite(
     )
     for (const r of preview.records)
       log.info(`  ${r.deployment_name} (${r.digest.slice(0, 19)}…): ${r.effect}`)
+    previewDecommissions(cluster, result, log)
   } catch (error) {
     result.failures.push({
       what: `reading the current records for ${describeCluster(cluster)}`,
