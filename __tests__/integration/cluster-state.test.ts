@@ -260,7 +260,6 @@ describe.each<[Source, Mode]>([
 })
 
 describe.each<Source>(['deployments-file', 'kubernetes-file'])('%s', source => {
-
   test.each([
     [
       { cluster: 'prod-us-1' },
