@@ -130,6 +130,25 @@ export async function settleClusterState(
   }
 }
 
+/** Before the request: what the state file gave this run. */
+export function announceState(cluster: StatefulCluster, log: Log): void {
+  const plan = cluster.state
+  if (!plan) return
+  if (!plan.previous) {
+    log.info(
+      `State file \`${plan.given}\` not found: the first run for ${describeScope(cluster)}, nothing to decommission`
+    )
+    return
+  }
+  const gone = plan.decommissions
+  log.info(
+    `State file \`${plan.given}\` lists ${plan.previous.deployments.length} deployments; ` +
+      (gone.length === 0
+        ? 'the snapshot has every one'
+        : `${gone.length} not in the snapshot ${gone.length === 1 ? 'is' : 'are'} sent as decommissioned: ${gone.map(d => d.deployment_name).join(', ')}`)
+  )
+}
+
 /** The dry run: the decommissions it would send; the state file is not touched. */
 export function previewDecommissions(cluster: StatefulCluster, result: RunResult, log: Log): void {
   const planned = cluster.items.filter(item => item.status === 'decommissioned').map(entryOf)

@@ -204,16 +204,19 @@ export function planState(
     )
     return undefined
   }
-  const theirs = describeScope({
+  const theirs: StateScope = {
     cluster: state.cluster,
     logicalEnvironment: state.logical_environment,
     physicalEnvironment: state.physical_environment
-  })
-  const ours = describeScope(cluster)
-  if (theirs !== ours) {
+  }
+  if (
+    theirs.cluster !== cluster.cluster ||
+    theirs.logicalEnvironment !== cluster.logicalEnvironment ||
+    (theirs.physicalEnvironment ?? '') !== (cluster.physicalEnvironment ?? '')
+  ) {
     c.problem(
       'state-file',
-      `\`${given}\` holds the deployments of ${theirs}, not of ${ours}: each cluster and environment ` +
+      `\`${given}\` holds the deployments of ${describeScope(theirs)}, not of ${describeScope(cluster)}: each cluster and environment ` +
         'needs its own state file (e.g. a cache key with the cluster and environment in it)'
     )
     return undefined
@@ -227,13 +230,19 @@ export function planState(
     c.problem(
       snapshotInput,
       `lacks ${decommissions.length} of the ${listed} deployments that \`${given}\` lists, so ` +
-        `${decommissions.length} would be decommissioned: more than half. An empty or cut-short ` +
+        `${decommissions.length} would be decommissioned (${namesOf(decommissions)}): more than half. An empty or cut-short ` +
         'kubectl output, or the wrong cluster or filter, looks like this; if those workloads are ' +
         'really gone, set `allow-mass-decommission: true` for this run'
     )
     return undefined
   }
   return { given, path, previous: state, decommissions }
+}
+
+/** The first few deployment names, and how many more. */
+function namesOf(items: Array<{ deployment_name: string }>, shown = 5): string {
+  const names = items.slice(0, shown).map(i => i.deployment_name)
+  return names.join(', ') + (items.length > shown ? `, ... and ${items.length - shown} more` : '')
 }
 
 /** `cluster prod-eu-1 in production/eu-west-1`: how messages name a place. */
