@@ -2,6 +2,7 @@
  * `state-file` as the inputs read it, with files given in memory: which place a file belongs to,
  * the mass-decommission boundary, and the request size counted with the decommissions in it.
  */
+import { settledState } from '../../src/cluster/settle-state.js'
 import { InputError, parseInputs, type FileReader, type RawInputs } from '../../src/inputs/index.js'
 
 const digest = (n: number) => 'sha256:' + n.toString(16).padStart(64, '0')
@@ -117,4 +118,49 @@ test('5000 present and 1 gone are more than one step records', () => {
   expect(problems).toEqual([
     { input: 'deployments-file', message: expect.stringContaining('has 5001 deployments') }
   ])
+})
+
+describe('what the state holds after the service took the request', () => {
+  const previous = {
+    format: 'record-deployment/cluster-state' as const,
+    version: 1 as const,
+    cluster: 'prod-eu-1',
+    logical_environment: 'production',
+    deployments: [item(1), item(2), item(3)]
+  }
+  const updated = (n: number) => ({ ...item(n), digest: digest(100 + n) })
+  // s1 updated, s2 gone (decommissioned), s3 as it was, s4 new.
+  const cluster = {
+    cluster: 'prod-eu-1',
+    logicalEnvironment: 'production',
+    items: [updated(1), item(3), item(4), { ...item(2), status: 'decommissioned' as const }],
+    state: { given: 'state.json', path: '/work/state.json', previous, decommissions: [] }
+  }
+
+  test('nothing rejected: what was sent, without the decommissioned', () => {
+    const settled = settledState(cluster, [])
+    expect(settled?.state.deployments).toEqual([updated(1), item(3), item(4)])
+    expect(settled?.decommissioned).toEqual([item(2)])
+  })
+
+  test('rejected by deployment name: an update keeps the old entry, a new one stays out, a decommission stays listed', () => {
+    const rejected = [1, 2, 4].map(n => ({
+      cause: 'not_found',
+      deployment: { deployment_name: `s${n}` }
+    }))
+    const settled = settledState(cluster, rejected)
+    expect(settled?.state.deployments).toEqual([item(1), item(2), item(3)])
+    expect(settled?.decommissioned).toEqual([])
+  })
+
+  test('rejected by artifact name only (the flat {name, cause}): every deployment of that artifact', () => {
+    const settled = settledState(cluster, [
+      { name: 'ghcr.io/acme/s1', cause: 'not_found' } as never
+    ])
+    expect(settled?.state.deployments).toEqual([item(1), item(3), item(4)])
+  })
+
+  test('a rejection that names nothing: the state is not rewritten', () => {
+    expect(settledState(cluster, [{ cause: 'not_found' }])).toBeUndefined()
+  })
 })

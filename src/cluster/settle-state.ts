@@ -32,8 +32,11 @@ function entryOf(item: ClusterItem): StateEntry {
 
 /**
  * What the service holds after it took the request: each deployment it accepted as sent (a
- * decommissioned one leaves the list), each it rejected as the previous state had it. Undefined
- * when a rejection names no deployment: which one it was cannot be told.
+ * decommissioned one leaves the list), each it rejected as the previous state had it. A rejection
+ * names its deployment, or only the artifact (the flat `{name, cause}` of GitHub's tracker): then
+ * every deployment of that artifact counts as rejected, as the causes (no attestation for the
+ * digest, a repository out of reach) are the artifact's. Undefined when a rejection names
+ * neither: which deployment it was cannot be told.
  */
 export function settledState(
   cluster: StatefulCluster,
@@ -41,9 +44,17 @@ export function settledState(
 ): { state: ClusterState; decommissioned: DecommissionedDeployment[] } | undefined {
   const rejectedNames = new Set<string>()
   for (const entry of rejected) {
-    const name = entry.deployment?.deployment_name
-    if (typeof name !== 'string') return undefined
-    rejectedNames.add(name)
+    const deployment = entry.deployment ?? {}
+    if (typeof deployment.deployment_name === 'string') {
+      rejectedNames.add(deployment.deployment_name)
+      continue
+    }
+    const artifact = deployment.name ?? (entry as { name?: unknown }).name
+    if (typeof artifact !== 'string') return undefined
+    for (const item of cluster.items) {
+      if (item.name === artifact && (!deployment.digest || deployment.digest === item.digest))
+        rejectedNames.add(item.deployment_name)
+    }
   }
   const before = new Map(
     (cluster.state?.previous?.deployments ?? []).map(e => [e.deployment_name, e] as const)
