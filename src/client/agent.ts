@@ -58,8 +58,12 @@ export class Dispatchers {
     let dispatcher = this.proxies.get(choice.url)
     if (dispatcher === undefined) {
       const Proxy = ProxyAgentClass as typeof ProxyAgent
-      // Credentials in the URL become its Proxy-Authorization, as the toolkit sends them.
-      dispatcher = new Proxy({ ...this.options, uri: choice.url })
+      try {
+        // Credentials in the URL become its Proxy-Authorization, as the toolkit sends them.
+        dispatcher = new Proxy({ ...this.options, uri: choice.url })
+      } catch (error) {
+        return { variable: choice.variable, problem: `it is not a usable proxy (${String(error)})` }
+      }
       this.proxies.set(choice.url, dispatcher)
     }
     return { dispatcher, proxy: choice.shown, variable: choice.variable }

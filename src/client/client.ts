@@ -278,12 +278,11 @@ export class ServiceClient {
         elsewhere
       )
     }
-    if (failed.kind === 'network' && !where.reachedService) {
-      const route = this.dispatchers.route(splitUrl(url).origin)
-      const proxy = 'proxy' in route ? route.proxy : undefined
+    const route = this.dispatchers.route(splitUrl(url).origin)
+    const proxy = 'proxy' in route ? route.proxy : undefined
+    if (failed.kind === 'network' && !where.reachedService)
       return unreachable(this.failures, method, displayPath, url, failed.error, attempts, proxy)
-    }
-    return noAnswer(this.failures, method, displayPath, decision.reason, attempts)
+    return noAnswer(this.failures, method, displayPath, decision.reason, attempts, proxy)
   }
 
   private isElsewhere(url: string): boolean {

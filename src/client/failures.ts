@@ -139,7 +139,8 @@ export function noAnswer(
   method: string,
   displayPath: string,
   reason: string,
-  attempts: number
+  attempts: number,
+  proxy: string | undefined
 ): ServiceError {
   return new ServiceError({
     method,
@@ -147,7 +148,9 @@ export function noAnswer(
     status: 0,
     // The reason already quotes the error ("no answer in 20000 ms"): once is enough.
     serviceMessage: reason,
-    hint: `Check that \`api-url\` (${ctx.origin}${ctx.basePath}) is right and reachable from the runner.`,
+    hint:
+      `Check that \`api-url\` (${ctx.origin}${ctx.basePath}) is right and reachable from the runner` +
+      (proxy ? ` through the proxy ${proxy} (HTTPS_PROXY, HTTP_PROXY, NO_PROXY).` : '.'),
     attempts
   })
 }
@@ -219,7 +222,7 @@ export function unusableProxy(
     serviceMessage: `${variable} cannot be used for ${host}: ${problem}`,
     hint:
       `Set ${variable} to an http proxy (http://host:port, or host:port), or add ${host} to ` +
-      'NO_PROXY to reach it without one. Nothing was sent.',
+      'NO_PROXY to reach it without one. This request was not sent, nor anything after it.',
     fatal: true
   })
 }
