@@ -18,6 +18,8 @@ export interface ForwardProxyOptions {
   hosts?: Record<string, string>
   /** `user:password`: anything else (or none) is answered 407 Proxy Authentication Required */
   credentials?: string
+  /** host names the proxy's policy blocks: a CONNECT to them is answered 403 Forbidden */
+  deny?: string[]
 }
 
 export interface ForwardProxy {
@@ -40,8 +42,13 @@ export async function startForwardProxy(options: ForwardProxyOptions = {}): Prom
   const admit = (req: IncomingMessage, method: string, target: string): boolean => {
     const auth = /^basic\s+(\S+)$/i.exec(req.headers['proxy-authorization'] ?? '')?.[1]
     const credentials = auth ? Buffer.from(auth, 'base64').toString('utf8') : undefined
+    const host = /^\[?([^\]]*?)\]?(:\d+)?$/.exec(method === 'CONNECT' ? target : '')?.[1] ?? ''
     const refused =
-      options.credentials !== undefined && credentials !== options.credentials ? 407 : undefined
+      options.credentials !== undefined && credentials !== options.credentials
+        ? 407
+        : options.deny?.includes(host.toLowerCase())
+          ? 403
+          : undefined
     seen.push({
       method,
       target,
@@ -53,6 +60,7 @@ export async function startForwardProxy(options: ForwardProxyOptions = {}): Prom
   const PROXY_407 =
     'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="corp"\r\n' +
     'Content-Length: 0\r\nConnection: close\r\n\r\n'
+  const PROXY_403 = 'HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n'
   const server = createServer((req: IncomingMessage, res) => {
     const target = req.url ?? ''
     if (!admit(req, req.method ?? 'GET', target)) {
@@ -88,7 +96,7 @@ export async function startForwardProxy(options: ForwardProxyOptions = {}): Prom
   server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
     const target = req.url ?? ''
     if (!admit(req, 'CONNECT', target)) {
-      client.end(PROXY_407)
+      client.end(seen[seen.length - 1]?.refused === 407 ? PROXY_407 : PROXY_403)
       return
     }
     const [host, port] = [

@@ -262,6 +262,19 @@ describe('a proxy that asks for credentials (407)', () => {
   })
 })
 
+test('a proxy whose rules block the host (403 to the CONNECT) stops the run once and says so', async () => {
+  const strict = await proxy({ deny: [HOST] })
+  const run = await record({ HTTPS_PROXY: strict.url }, front.url, '3')
+  expect(run.code).toBe(1)
+  expect(strict.seen).toHaveLength(1)
+  expect(strict.seen[0]?.refused).toBe(403)
+  expect(run.stdout).toContain(
+    `the proxy ${strict.url} refused to open a connection to ${HOST}:${front.port} (403)`
+  )
+  expect(run.stdout).toMatch(/Not attempted: deployment record/)
+  expect(run.stdout).not.toMatch(/retry 1/)
+})
+
 test('retries and redirects work the same through the proxy', async () => {
   const open = await proxy()
   const path = `${RECORDS}/deployment-record`

@@ -24,9 +24,9 @@ import {
   REDIRECTS,
   flattenHeaders,
   formatSeconds,
-  isProxy407,
   nextLink,
   parseBody,
+  proxyRefusal,
   redactQuery,
   splitUrl,
   thrownAttempt,
@@ -389,14 +389,12 @@ export class ServiceClient {
     this.log.debug(
       `${method} ${this.displayPath(path)} -> ${status} in ${Math.round(this.clock.now() - started)} ms`
     )
-    // The proxy wants (other) credentials: every request through it would meet the same.
-    if (route.proxy !== undefined && isProxy407(result))
-      throw proxyRefused(
-        method,
-        this.displayPath(path),
-        route.proxy,
-        route.variable ?? 'HTTPS_PROXY'
-      )
+    // The proxy wants (other) credentials, or will not go there: every request would meet the same.
+    const refusal = route.proxy !== undefined ? proxyRefusal(result) : undefined
+    if (refusal !== undefined) {
+      const proxy = { url: route.proxy as string, variable: route.variable ?? 'HTTPS_PROXY' }
+      throw proxyRefused(method, this.displayPath(path), proxy, refusal, origin)
+    }
     return result
   }
 

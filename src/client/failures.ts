@@ -186,22 +186,33 @@ export function unreachable(
   })
 }
 
-/** The proxy asked for credentials (407): every request through it would, so the run stops once. */
+/**
+ * The proxy answered for itself: 407 (it wants other credentials, or any) or another 4xx (its
+ * policy will not open a tunnel to the host). Every request through it would meet the same, so
+ * the run stops once; the message names the proxy without credentials, never `api-url`.
+ */
 export function proxyRefused(
   method: string,
   displayPath: string,
-  proxy: string,
-  variable: string
+  proxy: { url: string; variable: string },
+  status: number,
+  target: string
 ): ServiceError {
+  const host = new URL(target).host
   return new ServiceError({
     method,
     path: displayPath,
-    status: 407,
-    serviceMessage: `the proxy ${proxy} refused the request: 407 Proxy Authentication Required`,
+    status,
+    serviceMessage:
+      status === 407
+        ? `the proxy ${proxy.url} refused the request: 407 Proxy Authentication Required`
+        : `the proxy ${proxy.url} refused to open a connection to ${host} (${status})`,
     hint:
-      `The proxy's credentials are what to fix: set the user and password the proxy accepts in ` +
-      `${variable} (http://USER:PASSWORD@host:port, special characters percent-encoded). ` +
-      'Nothing more was sent.',
+      (status === 407
+        ? "The proxy's credentials are what to fix: set the user and password the proxy accepts in " +
+          `${proxy.variable} (http://USER:PASSWORD@host:port, special characters percent-encoded).`
+        : `The proxy's rules do not let the runner reach ${host}: ask for it to be allowed, or ` +
+          'add it to NO_PROXY if the runner reaches it directly.') + ' Nothing more was sent.',
     fatal: true
   })
 }

@@ -22,14 +22,19 @@ export function thrownAttempt(error: unknown, timeoutMs: number): Attempt {
     : { kind: 'network', error: err }
 }
 
-/** undici's words for a proxy's 407: on a CONNECT tunnel, and on a forwarded plain-http request. */
-const PROXY_407 = /Proxy response \(407\)|Proxy Authentication Required \(407\)/
+/** undici's words for a tunnel the proxy would not open, and for a 407 on a forwarded request. */
+const PROXY_STATUS = /Proxy response \((\d{3})\) !== 200|Proxy Authentication Required \((407)\)/
 
-/** Whether the proxy the attempt went through asked for (other) credentials. */
-export function isProxy407(attempt: Attempt): boolean {
-  return attempt.kind === 'response'
-    ? attempt.status === 407
-    : PROXY_407.test(attempt.error.message)
+/**
+ * The 4xx a proxy answered for itself (a CONNECT it would not open: 407 for credentials, 403 or
+ * another 4xx for its policy), or undefined. A 5xx (the proxy could not reach the host) is left
+ * to the retries, as any network blip.
+ */
+export function proxyRefusal(attempt: Attempt): number | undefined {
+  if (attempt.kind === 'response') return attempt.status === 407 ? 407 : undefined
+  const match = PROXY_STATUS.exec(attempt.error.message)
+  const status = Number(match?.[1] ?? match?.[2])
+  return status >= 400 && status < 500 ? status : undefined
 }
 
 export function toOutcome(attempt: Attempt): Outcome {
