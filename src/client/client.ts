@@ -188,10 +188,14 @@ export class ServiceClient {
   ): Promise<ServiceResponse<T>> {
     let bodyText = options.body === undefined ? undefined : JSON.stringify(options.body)
     const displayPath = this.displayPath(path)
-    let url = this.absolute(path)
-    url = this.permanentRedirects.get(url) ?? url
+    const given = this.absolute(path)
+    let url = this.permanentRedirects.get(given) ?? given
     /** what sent the request to another origin than api-url's, when something did */
-    let how: Elsewhere['how'] | undefined = this.isElsewhere(url) ? 'next link' : undefined
+    let how: Elsewhere['how'] | undefined = this.isElsewhere(given)
+      ? 'next link'
+      : this.isElsewhere(url)
+        ? 'redirect'
+        : undefined
     let redirects = 0
     /** The method on the wire: a 303 turns a write into the GET of its answer. */
     let sentMethod = method

@@ -83,7 +83,8 @@ export function responseFailure(
     return new ServiceError({
       ...common,
       serviceMessage: nonJson(answer),
-      hint: `Something other than the API answered: ${API_URL_HINT}; this is not a missing permission or target.`
+      hint: `Something other than the API answered: ${API_URL_HINT}; this is not a missing permission or target.`,
+      fatal: status === 401
     })
   }
   return new ServiceError({
