@@ -75,10 +75,10 @@ describe('push', () => {
       ]
     })
     expect(paths()).toContain(`${R}/compare/${sha(1)}...${sha(5)}`)
-    // Only the commits that name no pull request are looked up.
+    // Only the commits that name no pull request are looked up, the newest first.
     expect(paths().filter(p => p.includes('/commits/'))).toEqual([
-      `${R}/commits/${sha(4)}/pulls`,
-      `${R}/commits/${sha(5)}/pulls`
+      `${R}/commits/${sha(5)}/pulls`,
+      `${R}/commits/${sha(4)}/pulls`
     ])
   })
 
@@ -231,10 +231,11 @@ describe('ranges (tags, releases, dispatch, deployment)', () => {
     expect(found.warnings).toEqual([])
     expect(found.numbers).toEqual([11, 12, 14, 15])
     expect(found.notes[0]).toMatch(
-      /^tag v1\.1\.0: #11, #12 and #14 from commit subjects, #15 from the commit lookup \(4 commits, v1\.0\.0\.\.[0-9a-f]{7} read with git\)$/
+      /^tag v1\.1\.0: #11, #12 and #14 from commit subjects, #15 from the commit lookup \(5 commits, v1\.0\.0\.\.[0-9a-f]{7} read with git\)$/
     )
     expect(paths().some(p => p.includes('/compare/'))).toBe(false)
-    // --first-parent: the feature branch's own commit is not looked up.
+    // Every commit is read, the feature branch's own too; #12's merge commit accounts for it,
+    // so it is not looked up.
     expect(paths().filter(p => p.includes('/commits/'))).toEqual([
       `${R}/commits/${shas['plain']}/pulls`
     ])
