@@ -66,6 +66,19 @@ function getPull(ctx: RouteContext): Reply {
   return { status: 200, body: pullJson(ctx, issue) }
 }
 
+/** `pulls?state=&base=`: open by default; newest first, as the service's default sort is. */
+function listPulls(ctx: RouteContext): Reply {
+  const state = ctx.query.get('state') ?? 'open'
+  const base = ctx.query.get('base')
+  const pulls = (ctx.state.issues[ctx.repo] ?? [])
+    .filter(issue => issue.pull && !issue.deleted)
+    .filter(issue => state === 'all' || issue.state === state)
+    .filter(issue => base === null || issue.pull?.base_ref === base)
+    .sort((a, b) => b.number - a.number)
+  const page = paginate(ctx, pulls)
+  return { status: 200, headers: page.headers, body: page.items.map(i => pullJson(ctx, i)) }
+}
+
 function getIssue(ctx: RouteContext): Reply {
   return { status: 200, body: issueJson(ctx, requireIssue(ctx)) }
 }
@@ -172,6 +185,7 @@ const R = '/repos/:owner/:repo'
 const PULL_READ = [['pull_requests=read'], ['contents=read']]
 
 export const pullRoutes: Route[] = [
+  { method: 'GET', pattern: `${R}/pulls`, permission: PULL_READ, handler: listPulls },
   { method: 'GET', pattern: `${R}/pulls/:number`, permission: PULL_READ, handler: getPull },
   {
     method: 'GET',

@@ -156,6 +156,8 @@ export function createState(
     issues: {},
     commits: {},
     refs: {},
+    // Present, so that a reset (which assigns a fresh state over the old) clears it.
+    compareLimit: undefined,
     jobs: [],
     failNextJob: false,
     attestations: {},

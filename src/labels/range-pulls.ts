@@ -8,6 +8,7 @@ import { ServiceError } from '../client/errors.js'
 import {
   getIssue,
   getPull,
+  hasClosedPullsInto,
   isMerged,
   isOfRepository,
   pullsForCommit,
@@ -101,17 +102,37 @@ export async function pullsOfRange(
   }
   result.fromSubjects = [...counted]
 
-  // A branch that other pull requests were merged into (`develop`) is no one pull request's.
-  const integration = new Set<string>()
-  for (const [merge, shas] of shape.branchOf) {
-    const own = refs.get(merge)?.number
-    if (shas.some(sha => named.has(sha) && refs.get(sha)?.number !== own)) integration.add(merge)
+  // A branch that gathers other pull requests (`develop`) is no one pull request's: its
+  // subjects show it, or the service lists pull requests merged into it.
+  const ownerOf = (merge: string): Pull | undefined => {
+    const number = named.has(merge) ? refs.get(merge)?.number : foundFor.get(merge)
+    return number === undefined ? undefined : options.pulls.get(number)
+  }
+  const gathering = new Map<string, Promise<boolean>>()
+  const byBranch = new Map<string, Promise<boolean>>()
+  const isGathering = (merge: string): Promise<boolean> => {
+    let answer = gathering.get(merge)
+    if (!answer) {
+      const own = ownerOf(merge)?.number
+      const line = shape.branchOf.get(merge) ?? []
+      const branch = ownerOf(merge)?.head?.ref
+      answer = line.some(sha => named.has(sha) && refs.get(sha)?.number !== own)
+        ? Promise.resolve(true)
+        : branch === undefined
+          ? Promise.resolve(false)
+          : (byBranch.get(branch) ??
+            (byBranch
+              .set(branch, pullsMergedInto(options, branch))
+              .get(branch) as Promise<boolean>))
+      gathering.set(merge, answer)
+    }
+    return answer
   }
   const foundFor = new Map<string, number>()
-  const accountedFor = (sha: string): boolean => {
+  const accountedFor = async (sha: string): Promise<boolean> => {
     const merge = shape.mergeOf.get(sha)
-    if (merge === undefined || integration.has(merge)) return false
-    if (named.has(merge) || foundFor.has(merge)) return true
+    if (merge === undefined) return false
+    if (ownerOf(merge)) return !(await isGathering(merge))
     return accountedFor(merge)
   }
 
@@ -123,7 +144,7 @@ export async function pullsOfRange(
   let stopped: string | undefined
   const left: string[] = []
   for (const sha of queue) {
-    if (accountedFor(sha)) continue
+    if (await accountedFor(sha)) continue
     if (lookups >= MAX_COMMIT_LOOKUPS || stopped) {
       left.push(sha)
       continue
@@ -146,13 +167,12 @@ export async function pullsOfRange(
     }
     for (const pull of pulls) {
       if (!isMerged(pull) || !isOfRepository(pull, owner, repo)) continue
+      if (!counted.has(pull.number)) options.pulls.set(pull.number, pull)
+      // The pull request of a merge that names none accounts for the branch it merged.
       const merge = shape.branchOf.has(sha) ? sha : shape.mergeOf.get(sha)
-      if (merge !== undefined && !integration.has(merge) && !foundFor.has(merge)) {
-        foundFor.set(merge, pull.number)
-      }
+      if (merge !== undefined && !ownerOf(merge)) foundFor.set(merge, pull.number)
       if (counted.has(pull.number)) continue
       counted.add(pull.number)
-      options.pulls.set(pull.number, pull)
       result.fromLookup.push(pull.number)
     }
   }
@@ -193,6 +213,16 @@ export async function pullsOfRange(
     )
   }
   return result
+}
+
+/** Whether pull requests were merged into `branch`; when the service cannot say, yes. */
+async function pullsMergedInto(options: RangeOptions, branch: string): Promise<boolean> {
+  try {
+    return await hasClosedPullsInto(options.client, options.owner, options.repo, branch)
+  } catch (error) {
+    if (error instanceof ServiceError && error.fatal) throw error
+    return true
+  }
 }
 
 /**

@@ -115,6 +115,24 @@ export async function getIssue(
 }
 
 /**
+ * Whether pull requests were merged into `branch` (any closed one had it as its base): then the
+ * branch gathers others' work (`develop`), and the pull request that merged it is not the one
+ * pull request of its commits.
+ */
+export async function hasClosedPullsInto(
+  client: ServiceClient,
+  owner: string,
+  repo: string,
+  branch: string
+): Promise<boolean> {
+  const response = await client.request(
+    'GET',
+    withQuery(path`/repos/${owner}/${repo}/pulls`, { state: 'closed', base: branch, per_page: 1 })
+  )
+  return parseResponse(z.array(pullSchema), response.body, 'pull request list').length > 0
+}
+
+/**
  * The pull requests that the service links to a commit. Its index can lag a few seconds
  * behind a merge; a commit the service does not know answers 422, and an empty repository
  * answers 409 (the description lists it): both read here as none.
