@@ -348,3 +348,28 @@ test('applyLabels: `since` from the inputs drives discovery, and each target is 
   expect(paths().filter(p => p === `${R}/issues/12/labels`)).toHaveLength(1)
   expect(log.text()).toMatch(/info: Labels: workflow_dispatch: #12 and #14 from commit subjects/)
 })
+
+test('more commits naming none than lookups: the warning names what was left out and why, not `since`', async () => {
+  // 305 main-line commits that name no pull request; the oldest one is #40's.
+  const long = (n: number) => n.toString(16).padStart(4, '0').repeat(10)
+  const commits: SeedCommit[] = [{ sha: long(1), message: 'Start' }]
+  for (let n = 2; n <= 306; n++)
+    commits.push({ sha: long(n), message: `Change ${n}`, pulls: n === 2 ? [40] : [] })
+  emulator.seed({
+    pulls: { [REPO]: [{ number: 40 }] },
+    commits: { [REPO]: commits },
+    refs: { [REPO]: { 'v1.0.0': long(1) } }
+  })
+
+  const found = await discover({ eventName: 'workflow_dispatch', sha: long(306), since: 'v1.0.0' })
+
+  expect(paths().filter(p => p.endsWith('/pulls') && p.includes('/commits/'))).toHaveLength(300)
+  expect(found.numbers).toEqual([])
+  expect(found.warnings).toEqual([
+    'workflow_dispatch: 5 commits that name no pull request were not looked up (5 on the main ' +
+      'line, 0 on merged branches: 0006000, 0005000, 0004000, 0003000, 0002000), because one run ' +
+      'looks up at most 300 commits (main-line commits first, then commits of merged branches ' +
+      'that no pull request found accounts for). The pull requests that brought them, if any, ' +
+      'are not labeled: list them in `pull-requests` in a step of their own.'
+  ])
+})

@@ -30,6 +30,7 @@ type Op =
   | { kind: 'rebase'; into: Branch; commits: number }
   | { kind: 'revert'; into: Branch; byPull: boolean }
   | { kind: 'release' }
+  | { kind: 'sync' }
 
 const branch = fc.constantFrom<Branch>('main', 'develop')
 const op: fc.Arbitrary<Op> = fc.oneof(
@@ -46,7 +47,8 @@ const op: fc.Arbitrary<Op> = fc.oneof(
     commits: fc.integer({ min: 1, max: 3 })
   }),
   fc.record({ kind: fc.constant('revert' as const), into: branch, byPull: fc.boolean() }),
-  fc.record({ kind: fc.constant('release' as const) })
+  fc.record({ kind: fc.constant('release' as const) }),
+  fc.record({ kind: fc.constant('sync' as const) })
 )
 
 interface History {
@@ -92,6 +94,12 @@ function historyOf(ops: Op[]): History {
   const base = tip.main
 
   for (const step of ops) {
+    if (step.kind === 'sync') {
+      // main merged back into develop (git-flow after a release or a hotfix): ships nothing.
+      const commit = add('develop', "Merge branch 'main' into develop", [], [tip.develop, tip.main])
+      directOnDevelop.push(commit)
+      continue
+    }
     if (step.kind === 'release') {
       if (made.develop.length === 0) continue
       const r = nextPull++
@@ -192,70 +200,75 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-test('git and compare find the same pull requests, the ones a reviewer lists', async () => {
-  await fc.assert(
-    fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 10 }), async ops => {
-      const history = historyOf(ops)
-      for (const step of ops) {
-        const shape = step.kind === 'release' ? 'release' : `${step.kind} into ${step.into}`
-        shapes.set(shape, (shapes.get(shape) ?? 0) + 1)
-      }
-      const head = history.head
-      const repoDir = join(dir, `run-${runs++}`)
-      const shas = writeRepository(repoDir, history.commits, head, { v0: history.base })
-      commitsSeen += history.commits.length
-      emulator.reset()
-      emulator.seed({
-        pulls: { 'acme/web': history.pulls },
-        commits: { 'acme/web': seedCommits(history.commits, shas) },
-        refs: { 'acme/web': { v0: shas[history.base] as string } }
-      })
-      const context = {
-        eventName: 'release',
-        payload: {},
-        sha: shas[head] as string,
-        ref: 'refs/tags/v1',
-        owner: 'acme',
-        repo: 'web',
-        since: 'v0'
-      }
+test(
+  'git and compare find the same pull requests, the ones a reviewer lists',
+  async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 10 }), async ops => {
+        const history = historyOf(ops)
+        for (const step of ops) {
+          const shape = 'into' in step ? `${step.kind} into ${step.into}` : step.kind
+          shapes.set(shape, (shapes.get(shape) ?? 0) + 1)
+        }
+        const head = history.head
+        const repoDir = join(dir, `run-${runs++}`)
+        const shas = writeRepository(repoDir, history.commits, head, { v0: history.base })
+        commitsSeen += history.commits.length
+        emulator.reset()
+        emulator.seed({
+          pulls: { 'acme/web': history.pulls },
+          commits: { 'acme/web': seedCommits(history.commits, shas) },
+          refs: { 'acme/web': { v0: shas[history.base] as string } }
+        })
+        const context = {
+          eventName: 'release',
+          payload: {},
+          sha: shas[head] as string,
+          ref: 'refs/tags/v1',
+          owner: 'acme',
+          repo: 'web',
+          since: 'v0'
+        }
 
-      const byGit = await discoverPullRequests(client, { ...context, workspace: repoDir })
-      const lookedUpByGit = lookups()
-      emulator.reset()
-      emulator.seed({
-        pulls: { 'acme/web': history.pulls },
-        commits: { 'acme/web': seedCommits(history.commits, shas) },
-        refs: { 'acme/web': { v0: shas[history.base] as string } }
-      })
-      const byCompare = await discoverPullRequests(client, context)
-      rmSync(repoDir, { recursive: true, force: true })
+        const byGit = await discoverPullRequests(client, { ...context, workspace: repoDir })
+        const lookedUpByGit = lookups()
+        emulator.reset()
+        emulator.seed({
+          pulls: { 'acme/web': history.pulls },
+          commits: { 'acme/web': seedCommits(history.commits, shas) },
+          refs: { 'acme/web': { v0: shas[history.base] as string } }
+        })
+        const byCompare = await discoverPullRequests(client, context)
+        rmSync(repoDir, { recursive: true, force: true })
 
-      expect(byGit.notes[0]).toMatch(/read with git/)
-      expect(byCompare.notes[0]).toMatch(/read with the compare endpoint/)
-      expect({ git: byGit.numbers, compare: byCompare.numbers }).toEqual({
-        git: history.shipped,
-        compare: history.shipped
-      })
-      expect(byGit.warnings).toEqual([])
-      expect(byCompare.warnings).toEqual([])
-      const feature = history.featureCommits.map(id => shas[id])
-      expect([...lookedUpByGit, ...lookups()].filter(sha => feature.includes(sha))).toEqual([])
-    }),
-    { seed: SEED, numRuns: RUNS }
-  )
-  expect(runs).toBe(RUNS)
-  // Every shape the generator knows was tried.
-  expect([...shapes.keys()].sort()).toEqual(
-    [
-      'release',
-      ...['squash', 'merge', 'rebase', 'revert', 'direct'].flatMap(kind => [
-        `${kind} into develop`,
-        `${kind} into main`
-      ])
-    ].sort()
-  )
-})
+        expect(byGit.notes[0]).toMatch(/read with git/)
+        expect(byCompare.notes[0]).toMatch(/read with the compare endpoint/)
+        expect({ git: byGit.numbers, compare: byCompare.numbers }).toEqual({
+          git: history.shipped,
+          compare: history.shipped
+        })
+        expect(byGit.warnings).toEqual([])
+        expect(byCompare.warnings).toEqual([])
+        const feature = history.featureCommits.map(id => shas[id])
+        expect([...lookedUpByGit, ...lookups()].filter(sha => feature.includes(sha))).toEqual([])
+      }),
+      { seed: SEED, numRuns: RUNS }
+    )
+    expect(runs).toBe(RUNS)
+    // Every shape the generator knows was tried.
+    expect([...shapes.keys()].sort()).toEqual(
+      [
+        'release',
+        'sync',
+        ...['squash', 'merge', 'rebase', 'revert', 'direct'].flatMap(kind => [
+          `${kind} into develop`,
+          `${kind} into main`
+        ])
+      ].sort()
+    )
+  },
+  RUNS * 3000
+) // room for a loaded machine, not a timed assertion
 
 const lookups = () =>
   emulator.requests.flatMap(r => {
