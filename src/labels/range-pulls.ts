@@ -102,12 +102,14 @@ export async function pullsOfRange(
   }
   result.fromSubjects = [...counted]
 
-  // A branch that gathers other pull requests (`develop`) is no one pull request's: its
-  // subjects show it, or the service lists pull requests merged into it.
+  // The pull request that merged a branch: named by its merge commit, else found by a lookup.
+  const foundFor = new Map<string, number>()
   const ownerOf = (merge: string): Pull | undefined => {
     const number = named.has(merge) ? refs.get(merge)?.number : foundFor.get(merge)
     return number === undefined ? undefined : options.pulls.get(number)
   }
+  // A branch that gathers other pull requests (`develop`) is no one pull request's: its
+  // subjects show it, or the service lists pull requests merged into it.
   const gathering = new Map<string, Promise<boolean>>()
   const byBranch = new Map<string, Promise<boolean>>()
   const isGathering = (merge: string): Promise<boolean> => {
@@ -128,7 +130,6 @@ export async function pullsOfRange(
     }
     return answer
   }
-  const foundFor = new Map<string, number>()
   const accountedFor = async (sha: string): Promise<boolean> => {
     const merge = shape.mergeOf.get(sha)
     if (merge === undefined) return false
@@ -181,7 +182,7 @@ export async function pullsOfRange(
     result.warnings.push(
       `${what}: GET /repos/${owner}/${repo}/pulls/{n} answered 404 for ${list(unreadable)}, ` +
         `which the issues API lists as pull requests: the token cannot read pull requests, and ` +
-        `${PULL_READ_PERMISSION}. They were counted from the issues API's merge time.`
+        `${PULL_READ_PERMISSION}. They count when the issues API says they were merged.`
     )
   }
   if (left.length > 0) {
