@@ -4,13 +4,13 @@
  * pull requests on the compare path, a comparison the service cut short, and a token that
  * cannot read pull requests (404).
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
 import { seedCommits, writeRepository, type HistoryCommit } from '../../__fixtures__/history.js'
-import type { Emulator, SeedCommit } from '../../emulator/index.js'
-import { runAction, type ActionRun } from '../../scripts/run-action.js'
+import { startEmulator, type Emulator, type SeedCommit } from '../../emulator/index.js'
+import { projectRoot, runAction, type ActionRun } from '../../scripts/run-action.js'
 
 const REPO = 'acme/web'
 const R = '/repos/acme/web'
@@ -245,4 +245,80 @@ test('a 404 on a pull request or on the commit lookup names `pull-requests: read
   ])
   // The lookup stops at the first 404 instead of failing once per commit.
   expect(lookups()).toHaveLength(1)
+})
+
+test("README's permission table is enough for what discovery calls", async () => {
+  // The permissions README's table lists for labeling pull requests and for finding them.
+  const readme = readFileSync(join(projectRoot(), 'README.md'), 'utf8')
+  const rows = readme
+    .split('\n')
+    .filter(line => /^\| (labels on pull requests|finding the pull requests) /.test(line))
+  expect(rows).toHaveLength(2)
+  const granted = rows.flatMap(row =>
+    [...(row.split('|')[2] ?? '').matchAll(/`([a-z-]+: (?:read|write))`/g)]
+      .map(m => m[1] as string)
+      // "(or `issues: write`)" is an alternative, not a requirement
+      .filter(p => !new RegExp(`\\(or \`${p}\``).test(row))
+  )
+  expect(granted.sort()).toEqual(['contents: read', 'pull-requests: read', 'pull-requests: write'])
+  const limited = await startEmulator({ tokens: { scoped: { permissions: granted } } })
+  try {
+    // Every read discovery makes: compare, a pull request by subject, an issue number in a
+    // subject (pulls then issues), a merged branch (the pull request list), a commit lookup.
+    limited.seed({
+      pulls: { [REPO]: [{ number: 12 }, { number: 13, head_ref: 'cache' }, { number: 15 }] },
+      issues: { [REPO]: [{ number: 7 }] },
+      commits: {
+        [REPO]: [
+          { sha: hex(1), message: 'Start' },
+          { sha: hex(2), message: 'Add retries (#12)' },
+          { sha: hex(3), message: 'Cache the index', pulls: [13] },
+          {
+            sha: hex(4),
+            message: 'Merge pull request #13 from acme/cache',
+            parents: [hex(2), hex(3)]
+          },
+          { sha: hex(5), message: 'Mention an issue (#7)' },
+          { sha: hex(6), message: 'Tune the pool', pulls: [15] }
+        ]
+      },
+      refs: { [REPO]: { 'v1.0.0': hex(1) } }
+    })
+    const run = await runAction(
+      { labels: 'deployed:production', since: 'v1.0.0' },
+      {},
+      {
+        context: {
+          token: 'scoped',
+          apiUrl: limited.url,
+          eventName: 'workflow_dispatch',
+          sha: hex(6)
+        }
+      }
+    )
+    expect(run.code).toBe(0)
+    expect(warnings(run)).toEqual([])
+    expect(run.outputs['pull-requests']).toBe('12,13,15')
+    expect(limited.requests.filter(r => r.status >= 400).map(r => r.path)).toEqual([
+      `${R}/pulls/7` // an issue: 404 as a pull request
+    ])
+    const reads = new Set(
+      limited.requests.map(r =>
+        r.path
+          .replace(/\/compare\/.*/, '/compare/{basehead}')
+          .replace(/\/commits\/[0-9a-f]+\/pulls/, '/commits/{sha}/pulls')
+          .replace(/\/(pulls|issues)\/\d+/, '/$1/{n}')
+      )
+    )
+    for (const read of [
+      `${R}/compare/{basehead}`,
+      `${R}/pulls/{n}`,
+      `${R}/issues/{n}`,
+      `${R}/pulls`,
+      `${R}/commits/{sha}/pulls`
+    ])
+      expect(reads).toContain(read)
+  } finally {
+    await limited.close()
+  }
 })
