@@ -4,8 +4,11 @@ export default {
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {
-    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }]
+    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }],
+    // adds the import attribute its JSON schema imports lack (see the file)
+    '/@actions/workflow-parser/dist/.+\\.js$': '<rootDir>/scripts/jest-json-imports.js'
   },
+  transformIgnorePatterns: ['/node_modules/(?!@actions/workflow-parser/)'],
   testMatch: ['**/__tests__/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/build/'],
   testTimeout: 30000,

@@ -46,7 +46,11 @@ try {
   const proxyEnv: Record<string, string> = proxy
     ? { HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url }
     : {}
-  const run = await runAction(staged.inputs, proxyEnv, { node: args.node, context: staged.context })
+  const run = await runAction(release.with, proxyEnv, {
+    node: args.node,
+    context: staged.context,
+    expressions: staged.expressions
+  })
   const started = emulator.requests[0]?.arrivedAt ?? 0
 
   section(`The action's log (exit code ${run.code}, ${Math.round(run.durationMs)} ms)`)

@@ -11,10 +11,8 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parse } from 'yaml'
 import { demoSeed, sha as fakeSha, type SeedData } from '../emulator/index.js'
-import { deriveItems, DEFAULT_DEPLOYMENT_NAME_TEMPLATE } from '../src/cluster/kubernetes/derive.js'
-import { readObjects } from '../src/cluster/kubernetes/inputs.js'
 import { syntheticObjects, writeKubectlList } from './kubectl-list.js'
-import { evaluate, projectRoot, type ExpressionContext, type RunContext } from './run-action.js'
+import { projectRoot, type ExpressionContext, type RunContext } from './run-action.js'
 
 export interface DocumentedJob {
   /** where a user finds it: `examples/promote-with-labels.yml` or `README.md: Record a whole cluster` */
@@ -27,6 +25,16 @@ export interface DocumentedJob {
   checkout?: { fetchDepth: number }
 }
 
+/** One workflow or snippet that shows the action, as a user copies it. */
+export interface DocumentedSource {
+  source: string
+  /** the YAML as written */
+  text: string
+  /** a whole workflow, a list of steps, or a single step */
+  shape: 'workflow' | 'steps' | 'step'
+  document: unknown
+}
+
 interface Step {
   uses?: string
   with?: Record<string, unknown>
@@ -34,14 +42,18 @@ interface Step {
 
 const isOurs = (step: Step) => /(^|\/)record-deployment@/.test(step.uses ?? '')
 
-/** Every documented job: examples/*.yml first, then README's blocks in order. */
-export function documentedJobs(root = projectRoot()): DocumentedJob[] {
-  const jobs: DocumentedJob[] = []
+/**
+ * Every workflow and snippet that shows the action: examples/*.yml and *.yaml first, then
+ * README's blocks in order. A README block that names `record-deployment@` and cannot be read as
+ * YAML (another fence, not a workflow, a list of steps or a step) is an error, never skipped.
+ */
+export function documentedSources(root = projectRoot()): DocumentedSource[] {
+  const sources: DocumentedSource[] = []
   const folder = join(root, 'examples')
   for (const file of readdirSync(folder)
     .filter(f => /\.ya?ml$/.test(f))
     .sort()) {
-    jobs.push(...jobsOf(`examples/${file}`, parse(readFileSync(join(folder, file), 'utf8'))))
+    sources.push(sourceOf(`examples/${file}`, readFileSync(join(folder, file), 'utf8')))
   }
   let heading = 'README.md'
   const readme = readFileSync(join(root, 'README.md'), 'utf8')
@@ -49,27 +61,81 @@ export function documentedJobs(root = projectRoot()): DocumentedJob[] {
   for (let i = 0; i < blocks.length; i++) {
     const block = blocks[i] ?? ''
     if (i % 2 === 0) {
-      const headings = [...block.matchAll(/^#{2,3} (.+)$/gm)]
+      const headings = [...block.matchAll(/^#{2,4} (.+)$/gm)]
       const last = headings[headings.length - 1]?.[1]
       if (last) heading = last.trim()
       continue
     }
-    if (!block.startsWith('yaml') || !/record-deployment@/.test(block)) continue
-    jobs.push(...jobsOf(`README.md: ${heading}`, parse(block.slice('yaml'.length))))
+    const newline = block.indexOf('\n')
+    const fence = block.slice(0, newline).trim()
+    const body = block.slice(newline + 1)
+    if (!/record-deployment@/.test(body)) continue
+    const source = `README.md: ${heading}`
+    if (!/^ya?ml$/.test(fence))
+      throw new Error(
+        `${source}: a block that uses the action is fenced \`${fence}\`; fence it \`yaml\` ` +
+          'so that the example table runs it and the workflow parser reads it'
+      )
+    sources.push(sourceOf(source, body))
   }
-  return jobs
+  return sources
 }
 
-/** A whole workflow, a job's `steps:` list, or a list of steps. */
-function jobsOf(source: string, document: unknown): DocumentedJob[] {
-  const workflow = document as {
-    on?: unknown
-    jobs?: Record<string, { steps?: Step[] }>
-  }
-  const eventName = firstEvent(workflow.on) ?? 'push'
-  const stepLists: Step[][] = Array.isArray(document)
-    ? [document as Step[]]
-    : Object.values(workflow.jobs ?? {}).map(job => job.steps ?? [])
+function sourceOf(source: string, text: string): DocumentedSource {
+  const document: unknown = parse(text)
+  const shape = Array.isArray(document)
+    ? 'steps'
+    : isObject(document) && 'jobs' in document
+      ? 'workflow'
+      : isObject(document) && 'uses' in document
+        ? 'step'
+        : undefined
+  if (!shape) throw new Error(`${source}: neither a workflow, a list of steps nor a single step`)
+  return { source, text, shape, document }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/**
+ * The source as a whole workflow for GitHub's parser: a list of steps or a single step goes into
+ * one job of a `workflow_dispatch` workflow, indented as written (line numbers shift by 5).
+ */
+export function asWorkflow(source: DocumentedSource): string {
+  if (source.shape === 'workflow') return source.text
+  const lines = source.text.replace(/\n+$/, '').split('\n')
+  const steps =
+    source.shape === 'steps' ? lines : lines.map((line, i) => (i === 0 ? '- ' : '  ') + line)
+  return [
+    'on: workflow_dispatch',
+    'jobs:',
+    '  documented:',
+    '    runs-on: ubuntu-latest',
+    '    steps:',
+    ...steps.map(line => (line ? `      ${line}` : line))
+  ].join('\n')
+}
+
+/** Every documented job: each step of ours in every documented source, in their order. */
+export function documentedJobs(root = projectRoot()): DocumentedJob[] {
+  return documentedSources(root).flatMap(source => {
+    const jobs = jobsOf(source)
+    if (jobs.length === 0)
+      throw new Error(`${source.source} names record-deployment@ but has no step that uses it`)
+    return jobs
+  })
+}
+
+/** The steps of ours in a whole workflow, a job's `steps:` list, or a single step. */
+function jobsOf({ source, shape, document }: DocumentedSource): DocumentedJob[] {
+  const workflow = document as { on?: unknown; jobs?: Record<string, { steps?: Step[] }> }
+  const eventName = (shape === 'workflow' ? firstEvent(workflow.on) : undefined) ?? 'push'
+  const stepLists: Step[][] =
+    shape === 'steps'
+      ? [document as Step[]]
+      : shape === 'step'
+        ? [[document as Step]]
+        : Object.values(workflow.jobs ?? {}).map(job => job.steps ?? [])
   const jobs: DocumentedJob[] = []
   for (const steps of stepLists) {
     steps.forEach((step, index) => {
@@ -109,16 +175,21 @@ export const BUILT_DIGEST = 'sha256:' + '5f1c0de5'.repeat(8)
 export const BUILT_IMAGE = 'ghcr.io/acme/web'
 
 export interface StagedJob {
-  /** the step's inputs, evaluated as the runner would */
-  inputs: Record<string, string>
   context: Partial<RunContext>
+  /**
+   * the workflow's other contexts for the step's `with:` (`steps`, `vars`, `secrets`, `env`),
+   * evaluated by the launcher with its `github` and `runner` (`runAction`'s `expressions`)
+   */
+  expressions: ExpressionContext
   /** the emulator's data: the repository, its labels, pull requests and the history */
   seed: SeedData
+  /** the items a step before ours wrote to `deployments-file`, if the step reads one */
+  deploymentsFile?: ClusterItem[]
   /**
-   * the items a step before ours wrote to `deployments-file`, if it names one; for
-   * `kubernetes-file`, the items the list kubectl printed gives, derived from that file
+   * for `kubernetes-file`: the number of workloads of the synthetic cluster whose kubectl output
+   * was written there (`syntheticObjects` of scripts/kubectl-list.ts)
    */
-  clusterItems?: ClusterItem[]
+  kubectlWorkloads?: number
 }
 
 export interface ClusterItem {
@@ -128,26 +199,38 @@ export interface ClusterItem {
   version?: string
 }
 
+/** A real git repository with the staged history, cloned by every staged run that checks out. */
+export interface Origin {
+  dir: string
+  shas: History
+}
+
+/** Makes the origin repository in `dir` (once; staged runs clone it). */
+export async function makeOrigin(dir: string): Promise<Origin> {
+  return { dir, shas: await makeHistory(dir) }
+}
+
 /**
- * Prepares `workspace` (an empty folder) for one run of `job`: a git history like the one the
- * seed describes (cloned as deep as the example's checkout asks, or none without a checkout),
- * the deployments file of size `clusterSize` when the step reads one, and the run's context.
+ * Prepares `workspace` (an empty folder) for one run of `job`: a clone of the origin's history as
+ * deep as the example's checkout asks (none without a checkout), the deployments file or the
+ * kubectl output of `clusterSize` workloads when the step reads one, and the run's context.
  */
 export async function stageJob(
   job: DocumentedJob,
   workspace: string,
-  run: { token: string; apiUrl: string; clusterSize?: number }
+  run: { token: string; apiUrl: string; clusterSize?: number; origin?: Origin }
 ): Promise<StagedJob> {
-  const history = join(workspace, '..', `${workspace.split('/').pop() ?? 'w'}-origin`)
-  const shas = await makeHistory(history)
+  const origin =
+    run.origin ??
+    (await makeOrigin(join(workspace, '..', `${workspace.split('/').pop() ?? 'w'}-origin`)))
+  const shas = origin.shas
   if (job.checkout) {
     const depth = job.checkout.fetchDepth > 0 ? ['--depth', String(job.checkout.fetchDepth)] : []
-    git(join(workspace, '..'), ['clone', '-q', ...depth, `file://${history}`, workspace])
+    git(join(workspace, '..'), ['clone', '-q', ...depth, `file://${origin.dir}`, workspace])
   } else {
     await mkdir(workspace, { recursive: true })
   }
 
-  const head = shas.c3
   const event = eventOf(job.eventName, shas)
   const context: Partial<RunContext> = {
     token: run.token,
@@ -155,46 +238,33 @@ export async function stageJob(
     repository: REPOSITORY,
     eventName: job.eventName,
     event: event.payload,
-    sha: head,
+    sha: shas.c3,
     ref: event.ref,
     workspace
   }
 
-  let clusterItems: ClusterItem[] | undefined
+  const staged: StagedJob = {
+    context,
+    expressions: { steps: stepOutputsFor(job), vars: varsFor(job), secrets: {}, env: {} },
+    seed: seedWith(shas)
+  }
   const file = job.with['deployments-file']
   if (file) {
-    clusterItems = clusterOf(run.clusterSize ?? 3)
-    await writeFile(join(workspace, file), JSON.stringify(clusterItems))
+    staged.deploymentsFile = clusterOf(run.clusterSize ?? 3)
+    await writeFile(join(workspace, file), JSON.stringify(staged.deploymentsFile))
   }
   const kubernetesFile = job.with['kubernetes-file']
-  if (kubernetesFile) clusterItems = writeKubectlOutput(job, join(workspace, kubernetesFile), run)
-
-  const expressions: ExpressionContext = {
-    github: {
-      repository: REPOSITORY,
-      repository_owner: REPOSITORY.split('/')[0],
-      sha: head,
-      ref: event.ref,
-      ref_name: event.ref.replace(/^refs\/(heads|tags)\//, ''),
-      event_name: job.eventName,
-      event: event.payload,
-      run_id: '4242',
-      run_number: '7',
-      workspace
-    },
-    steps: stepOutputsFor(job),
-    vars: varsFor(job)
+  if (kubernetesFile) {
+    staged.kubectlWorkloads = run.clusterSize ?? 3
+    writeKubectlList(join(workspace, kubernetesFile), syntheticObjects(staged.kubectlWorkloads))
   }
-  const inputs = Object.fromEntries(
-    Object.entries(job.with).map(([name, value]) => [name, evaluate(value, expressions)])
-  )
-  return { inputs, context, seed: seedWith(shas), clusterItems }
+  return staged
 }
 
 /** `${{ steps.<id>.outputs.<name> }}` a step before ours gives: a build step's digest. */
 function stepOutputsFor(job: DocumentedJob): Record<string, { outputs: Record<string, string> }> {
   const steps: Record<string, { outputs: Record<string, string> }> = {}
-  for (const [, id, output] of expressionsOf(job, /steps\.([\w-]+)\.outputs\.([\w-]+)/)) {
+  for (const [, id, output] of namesIn(job, /\bsteps\.([\w-]+)\.outputs\.([\w-]+)/g)) {
     steps[id as string] = {
       outputs: {
         ...steps[id as string]?.outputs,
@@ -208,19 +278,18 @@ function stepOutputsFor(job: DocumentedJob): Record<string, { outputs: Record<st
 /** `${{ vars.* }}` the repository defines: a digest or an image, by name. */
 function varsFor(job: DocumentedJob): Record<string, string> {
   const vars: Record<string, string> = {}
-  for (const [, name] of expressionsOf(job, /vars\.([\w-]+)/)) {
+  for (const [, name] of namesIn(job, /\bvars\.([\w-]+)/g)) {
     vars[name as string] = valueNamed(name as string, job)
   }
   return vars
 }
 
-function expressionsOf(job: DocumentedJob, pattern: RegExp): RegExpMatchArray[] {
+/** The matches of `pattern` inside the `${{ }}` expressions of the step's `with:`. */
+function namesIn(job: DocumentedJob, pattern: RegExp): RegExpMatchArray[] {
   const found: RegExpMatchArray[] = []
   for (const value of Object.values(job.with)) {
-    for (const [, expression] of value.matchAll(/\$\{\{\s*(.*?)\s*\}\}/g)) {
-      const match = new RegExp(`^${pattern.source}$`).exec(expression ?? '')
-      if (match) found.push(match)
-    }
+    for (const [, expression] of value.matchAll(/\$\{\{(.*?)\}\}/gs))
+      found.push(...(expression ?? '').matchAll(pattern))
   }
   return found
 }
@@ -276,32 +345,6 @@ function eventOf(
   }
 }
 
-/**
- * What `kubectl get pods,replicasets,... -A -o json` prints for a cluster of `clusterSize`
- * workloads (Deployments mid-rollout, DaemonSets, StatefulSets, CronJobs, init containers,
- * annotations), and the items it gives under the step's namespace filters and template.
- */
-function writeKubectlOutput(
-  job: DocumentedJob,
-  path: string,
-  run: { clusterSize?: number }
-): ClusterItem[] {
-  writeKubectlList(path, syntheticObjects(run.clusterSize ?? 3))
-  const only = listOf(job.with['namespaces'])
-  const excluded = listOf(job.with['exclude-namespaces'])
-  const { objects } = readObjects(path, namespace =>
-    only.length > 0 ? only.includes(namespace) : !excluded.includes(namespace)
-  )
-  const template = job.with['deployment-name-template'] ?? DEFAULT_DEPLOYMENT_NAME_TEMPLATE
-  return deriveItems(objects, template).items
-}
-
-const listOf = (value: string | undefined) =>
-  (value ?? '')
-    .split(/[\n,]/)
-    .map(item => item.trim())
-    .filter(Boolean)
-
 /** Distinct workloads of a cluster, as the README's kubectl | jq step writes them. */
 function clusterOf(size: number): ClusterItem[] {
   return Array.from({ length: size }, (_, i) => ({
@@ -312,7 +355,7 @@ function clusterOf(size: number): ClusterItem[] {
   }))
 }
 
-type History = Record<'c0' | 'c1' | 'c2' | 'c3', string>
+export type History = Record<'c0' | 'c1' | 'c2' | 'c3', string>
 
 /**
  * A real git repository with the history `demoSeed()` describes (v1.0.0, then #12 merged, #13
