@@ -11,6 +11,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parse } from 'yaml'
 import { demoSeed, sha as fakeSha, type SeedData } from '../emulator/index.js'
+import { commandWords, flagsOf, pipelineOf, type Pipeline } from './documented-pipelines.js'
 import { syntheticObjects, writeKubectlList } from './kubectl-list.js'
 import { projectRoot, type ExpressionContext, type RunContext } from './run-action.js'
 
@@ -23,6 +24,11 @@ export interface DocumentedJob {
   with: Record<string, string>
   /** an `actions/checkout` step before ours, and its `fetch-depth` (1 unless given) */
   checkout?: { fetchDepth: number }
+  /**
+   * a pipeline outside GitHub Actions that runs the command line (README's "Outside GitHub
+   * Actions"); `with` then holds its flags as written, unexpanded
+   */
+  pipeline?: Pipeline
 }
 
 /** One workflow or snippet that shows the action, as a user copies it. */
@@ -55,22 +61,8 @@ export function documentedSources(root = projectRoot()): DocumentedSource[] {
     .sort()) {
     sources.push(sourceOf(`examples/${file}`, readFileSync(join(folder, file), 'utf8')))
   }
-  let heading = 'README.md'
-  const readme = readFileSync(join(root, 'README.md'), 'utf8')
-  const blocks = readme.split(/^```/m)
-  for (let i = 0; i < blocks.length; i++) {
-    const block = blocks[i] ?? ''
-    if (i % 2 === 0) {
-      const headings = [...block.matchAll(/^#{2,4} (.+)$/gm)]
-      const last = headings[headings.length - 1]?.[1]
-      if (last) heading = last.trim()
-      continue
-    }
-    const newline = block.indexOf('\n')
-    const fence = block.slice(0, newline).trim()
-    const body = block.slice(newline + 1)
+  for (const { source, fence, body } of readmeBlocks(root)) {
     if (!/record-deployment@/.test(body)) continue
-    const source = `README.md: ${heading}`
     if (!/^ya?ml$/.test(fence))
       throw new Error(
         `${source}: a block that uses the action is fenced \`${fence}\`; fence it \`yaml\` ` +
@@ -79,6 +71,40 @@ export function documentedSources(root = projectRoot()): DocumentedSource[] {
     sources.push(sourceOf(source, body))
   }
   return sources
+}
+
+/** README's blocks that run the command line (`record-deployment --...`), in order. */
+export function documentedPipelines(
+  root = projectRoot()
+): Array<{ source: string; pipeline: Pipeline }> {
+  return readmeBlocks(root)
+    .filter(({ body }) => !/record-deployment@/.test(body) && /\brecord-deployment\s+--/.test(body))
+    .map(({ source, fence, body }) => ({ source, pipeline: pipelineOf(source, fence, body) }))
+}
+
+/** README's fenced blocks, each named after the heading above it (`## A: ### B` as `A: B`). */
+function readmeBlocks(root: string): Array<{ source: string; fence: string; body: string }> {
+  const found: Array<{ source: string; fence: string; body: string }> = []
+  let section = ''
+  let heading = 'README.md'
+  const blocks = readFileSync(join(root, 'README.md'), 'utf8').split(/^```/m)
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i] ?? ''
+    if (i % 2 === 0) {
+      for (const [, level, title] of block.matchAll(/^(#{2,4}) (.+)$/gm)) {
+        if (level === '##') section = heading = (title ?? '').trim()
+        else heading = `${section}: ${(title ?? '').trim()}`
+      }
+      continue
+    }
+    const newline = block.indexOf('\n')
+    found.push({
+      source: `README.md: ${heading}`,
+      fence: block.slice(0, newline).trim(),
+      body: block.slice(newline + 1)
+    })
+  }
+  return found
 }
 
 function sourceOf(source: string, text: string): DocumentedSource {
@@ -116,14 +142,24 @@ export function asWorkflow(source: DocumentedSource): string {
   ].join('\n')
 }
 
-/** Every documented job: each step of ours in every documented source, in their order. */
+/**
+ * Every documented job: each step of ours in every documented source, in their order, then each
+ * pipeline that runs the command line.
+ */
 export function documentedJobs(root = projectRoot()): DocumentedJob[] {
-  return documentedSources(root).flatMap(source => {
+  const steps = documentedSources(root).flatMap(source => {
     const jobs = jobsOf(source)
     if (jobs.length === 0)
       throw new Error(`${source.source} names record-deployment@ but has no step that uses it`)
     return jobs
   })
+  const pipelines = documentedPipelines(root).map(({ source, pipeline }) => ({
+    source,
+    eventName: 'none',
+    with: flagsOf(commandWords(pipeline.script)),
+    pipeline
+  }))
+  return [...steps, ...pipelines]
 }
 
 /** The steps of ours in a whole workflow, a job's `steps:` list, or a single step. */
@@ -190,6 +226,11 @@ export interface StagedJob {
    * was written there (`syntheticObjects` of scripts/kubectl-list.ts)
    */
   kubectlWorkloads?: number
+  /**
+   * for a pipeline outside Actions: the variables its system gives the script (the commit, the
+   * environment, what an earlier job passed on, the secrets) and the service's URL
+   */
+  variables?: Record<string, string>
 }
 
 export interface ClusterItem {
@@ -258,7 +299,50 @@ export async function stageJob(
     staged.kubectlWorkloads = run.clusterSize ?? 3
     writeKubectlList(join(workspace, kubernetesFile), syntheticObjects(staged.kubectlWorkloads))
   }
+  if (job.pipeline) staged.variables = pipelineVariables(job.pipeline, workspace, shas, run)
   return staged
+}
+
+/**
+ * What each system sets for a job's script, as its documentation names them, with the values of
+ * the staged run; the secrets the example names hold the token; `GITHUB_API_URL` points at the
+ * emulator. `IMAGE_DIGEST` is what the example says an earlier job or stage passed on. A variable
+ * the script uses and nobody sets fails the run (bash -u).
+ */
+function pipelineVariables(
+  pipeline: Pipeline,
+  workspace: string,
+  shas: History,
+  run: { token: string; apiUrl: string }
+): Record<string, string> {
+  const system: Record<Pipeline['kind'], Record<string, string>> = {
+    'GitLab CI': {
+      CI: 'true',
+      GITLAB_CI: 'true',
+      CI_COMMIT_SHA: shas.c3,
+      CI_COMMIT_TAG: RELEASE_TAG,
+      CI_COMMIT_REF_NAME: RELEASE_TAG,
+      CI_PIPELINE_ID: '4242',
+      CI_JOB_ID: '7',
+      CI_PROJECT_DIR: workspace,
+      ...(pipeline.environment ? { CI_ENVIRONMENT_NAME: pipeline.environment } : {}),
+      IMAGE_DIGEST: BUILT_DIGEST
+    },
+    Jenkins: {
+      BUILD_NUMBER: '7',
+      BUILD_ID: '7',
+      JOB_NAME: 'web',
+      WORKSPACE: workspace,
+      GIT_COMMIT: shas.c3,
+      IMAGE_DIGEST: BUILT_DIGEST
+    },
+    'Argo CD hook': { KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '443' }
+  }
+  return {
+    ...system[pipeline.kind],
+    ...Object.fromEntries(pipeline.secrets.map(name => [name, run.token])),
+    GITHUB_API_URL: run.apiUrl
+  }
 }
 
 /** `${{ steps.<id>.outputs.<name> }}` a step before ours gives: a build step's digest. */

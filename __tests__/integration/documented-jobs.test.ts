@@ -7,10 +7,12 @@
  * history and labels of emulator/demo-seed.ts, __fixtures__/kubectl-expected.ts), never from src/.
  * Runs are concurrent (each has its own emulator and workspace; all clone one staged history).
  */
+import { execFile } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { parse } from 'yaml'
 import {
   documentedJobs,
@@ -18,8 +20,10 @@ import {
   REPOSITORY,
   stageJob,
   type DocumentedJob,
-  type Origin
+  type Origin,
+  type StagedJob
 } from '../../scripts/documented-jobs.js'
+import { flagsOf, runPipeline, type Pipeline } from '../../scripts/documented-pipelines.js'
 import { projectRoot, runAction } from '../../scripts/run-action.js'
 import { withEmulator, TOKEN } from '../../__fixtures__/emulator.js'
 import {
@@ -54,6 +58,19 @@ function runsOf(job: DocumentedJob): Array<[string, DocumentedJob, number | unde
 }
 const runs = jobs.flatMap(runsOf)
 
+// The package as `npm pack` makes it, for the pipelines' `npm install --global` (packed once).
+let tarball: Promise<string> | undefined
+const packed = () =>
+  (tarball ??= (async () => {
+    const { scratch } = await setup()
+    const { stdout } = await promisify(execFile)(
+      'npm',
+      ['pack', '--silent', '--pack-destination', scratch],
+      { cwd: projectRoot() }
+    )
+    return join(scratch, stdout.trim().split('\n').pop() ?? '')
+  })())
+
 // One scratch folder and one staged history for the whole file, made by the first run that needs it.
 let shared: Promise<{ scratch: string; origin: Origin }> | undefined
 const setup = () =>
@@ -80,7 +97,10 @@ test('the table holds every job the README and examples/ show, and README says h
       'dry run',
       'labels',
       'labels only',
-      'storage record only'
+      'storage record only',
+      'command line: GitLab CI',
+      'command line: Jenkins',
+      'command line: Argo CD hook'
     ].sort()
   )
   // README's figure is this table's, not typed by hand and left to drift.
@@ -98,26 +118,21 @@ test.concurrent.each(runs)('%s does what it says', async (_name, job, size) => {
   const { scratch, origin } = await setup()
   const emulator = await withEmulator({ jobStepMs: 5 })
   try {
-    const staged = await stageJob(job, join(scratch, `run-${++count}`), {
+    const n = ++count
+    const staged = await stageJob(job, join(scratch, `run-${n}`), {
       token: TOKEN,
       apiUrl: emulator.url,
       clusterSize: size,
       origin
     })
     emulator.seed(staged.seed)
-    const run = await runAction(
-      job.with,
-      {},
-      {
-        context: staged.context,
-        expressions: staged.expressions
-      }
-    )
-    // The step's own inputs, as the launcher evaluated them (defaults left out).
-    const inputs = Object.fromEntries(Object.keys(job.with).map(n => [n, run.inputs[n] ?? '']))
+    const run = job.pipeline
+      ? await runCommandLine(job.pipeline, staged, join(scratch, `run-${n}-stage`))
+      : await runStep(job, staged)
+    const inputs = run.inputs
     const dryRun = /^true$/i.test(inputs['dry-run'] ?? '')
 
-    expect({ code: run.code, problems: problemsOf(run) }).toEqual({ code: 0, problems: [] })
+    expect({ code: run.code, problems: run.problems }).toEqual({ code: 0, problems: [] })
     const declared = Object.keys(
       (parse(readFileSync(join(projectRoot(), 'action.yml'), 'utf8')) as { outputs: object })
         .outputs
@@ -285,19 +300,82 @@ test.concurrent.each(runs)('%s does what it says', async (_name, job, size) => {
       )
     }
 
-    expectSummary(run.summary, {
-      dryRun,
-      org: ORG,
-      rows,
-      jobId: items && rows.length === 0 ? run.outputs['job-id'] : undefined,
-      labeled,
-      reads: emulator.requests.filter(r => r.method === 'GET').length,
-      writes: emulator.requests.filter(r => r.method !== 'GET').length
-    })
+    if (run.summary !== undefined)
+      expectSummary(run.summary, {
+        dryRun,
+        org: ORG,
+        rows,
+        jobId: items && rows.length === 0 ? run.outputs['job-id'] : undefined,
+        labeled,
+        reads: emulator.requests.filter(r => r.method === 'GET').length,
+        writes: emulator.requests.filter(r => r.method !== 'GET').length
+      })
   } finally {
     await emulator.close()
   }
 })
+
+interface Outcome {
+  code: number | null
+  problems: string[]
+  /** the step's own inputs or the command line's flags, as evaluated (defaults left out) */
+  inputs: Record<string, string>
+  /** every output, as text (JSON outputs as their JSON) */
+  outputs: Record<string, string>
+  /** the job summary; the command line writes none */
+  summary?: string
+}
+
+/** A workflow step, started by the launcher as the runner starts it. */
+async function runStep(job: DocumentedJob, staged: StagedJob): Promise<Outcome> {
+  const run = await runAction(
+    job.with,
+    {},
+    {
+      context: staged.context,
+      expressions: staged.expressions
+    }
+  )
+  return {
+    code: run.code,
+    problems: problemsOf(run),
+    inputs: Object.fromEntries(Object.keys(job.with).map(n => [n, run.inputs[n] ?? ''])),
+    outputs: run.outputs,
+    summary: run.summary
+  }
+}
+
+/** A pipeline's script, run as its system runs it, with the command line from `npm pack`. */
+async function runCommandLine(
+  pipeline: Pipeline,
+  staged: StagedJob,
+  stage: string
+): Promise<Outcome> {
+  const run = await runPipeline(pipeline, {
+    workspace: staged.context.workspace ?? stage,
+    stage,
+    tarball: await packed(),
+    given: staged.variables ?? {}
+  })
+  // Stdout of the command line is one JSON object, and the script printed it or kept it.
+  if (!run.cliStdout.trim())
+    throw new Error(
+      `record-deployment printed nothing (exit ${run.code}):\n${run.stdout}\n${run.stderr}`
+    )
+  const printed = JSON.parse(run.cliStdout) as Record<string, unknown>
+  expect(run.cliStdout.trim().split('\n')).toHaveLength(1)
+  return {
+    code: run.code,
+    problems: [
+      ...run.stderr.split('\n').filter(line => /^(warning|error):/.test(line)),
+      ...(run.code !== 0 ? [run.stderr] : [])
+    ],
+    inputs: flagsOf(run.argv),
+    outputs: Object.fromEntries(
+      Object.entries(printed).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])
+    )
+  }
+}
 
 /** The records a `kubernetes-file` step must write: the hand-derived list, under its filters. */
 function kubectlItems(job: DocumentedJob, workloads: number) {
@@ -333,7 +411,7 @@ function withoutNulls(record: Record<string, unknown>): Record<string, unknown> 
 
 function kindsOf(job: DocumentedJob): string[] {
   const has = (name: string) => (job.with[name] ?? '') !== ''
-  const kinds: string[] = []
+  const kinds: string[] = job.pipeline ? [`command line: ${job.pipeline.kind}`] : []
   const labels = has('labels') || has('remove-labels')
   const cluster = has('deployments-file') || has('deployments') || has('kubernetes-file')
   const deployment = has('environment') && !cluster
