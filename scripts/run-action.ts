@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: the runner's whole contract for one step (inputs and defaults,
+// contexts and expressions, variables, file commands, signals) in the one place that starts dist/.
 /**
  * The one way tests, the demo and the benchmark start the bundled action: as the Actions runner
  * starts a `node24` action step. Every input action.yml declares arrives as `INPUT_<NAME>`

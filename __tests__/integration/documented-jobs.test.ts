@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: one table whose every run is checked the same way, record by record,
+// output by output; the expectations that do not depend on a run are in __fixtures__/.
 /**
  * The example table: every job a user copies (each workflow in examples/, each YAML block of
  * README.md that uses the action) runs through the runner-faithful launcher with only the inputs
