@@ -12,5 +12,7 @@ export default {
   testMatch: ['**/__tests__/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/build/'],
   testTimeout: 30000,
+  // test.concurrent (the example table): runs that mostly wait on the 1 s write spacing overlap
+  maxConcurrency: 10,
   reporters: ['default', '<rootDir>/scripts/jest-plain-summary.js']
 }
