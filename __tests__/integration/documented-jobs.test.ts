@@ -315,7 +315,7 @@ test.concurrent.each(runs)('%s does what it says', async (_name, job, size) => {
   } finally {
     await emulator.close()
   }
-})
+}, 90_000) // the release's 7 s of write spacing, shared with the other runs and test files
 
 interface Outcome {
   code: number | null
