@@ -116,206 +116,210 @@ test('the table holds every job the README and examples/ show, and README says h
 })
 
 let count = 0
-test.concurrent.each(runs)('%s does what it says', async (_name, job, size) => {
-  const { scratch, origin } = await setup()
-  const emulator = await withEmulator({ jobStepMs: 5 })
-  try {
-    const n = ++count
-    const staged = await stageJob(job, join(scratch, `run-${n}`), {
-      token: TOKEN,
-      apiUrl: emulator.url,
-      clusterSize: size,
-      origin
-    })
-    emulator.seed(staged.seed)
-    const run = job.pipeline
-      ? await runCommandLine(job.pipeline, staged, join(scratch, `run-${n}-stage`))
-      : await runStep(job, staged)
-    const inputs = run.inputs
-    const dryRun = /^true$/i.test(inputs['dry-run'] ?? '')
+test.concurrent.each(runs)(
+  '%s does what it says',
+  async (_name, job, size) => {
+    const { scratch, origin } = await setup()
+    const emulator = await withEmulator({ jobStepMs: 5 })
+    try {
+      const n = ++count
+      const staged = await stageJob(job, join(scratch, `run-${n}`), {
+        token: TOKEN,
+        apiUrl: emulator.url,
+        clusterSize: size,
+        origin
+      })
+      emulator.seed(staged.seed)
+      const run = job.pipeline
+        ? await runCommandLine(job.pipeline, staged, join(scratch, `run-${n}-stage`))
+        : await runStep(job, staged)
+      const inputs = run.inputs
+      const dryRun = /^true$/i.test(inputs['dry-run'] ?? '')
 
-    expect({ code: run.code, problems: run.problems }).toEqual({ code: 0, problems: [] })
-    const declared = Object.keys(
-      (parse(readFileSync(join(projectRoot(), 'action.yml'), 'utf8')) as { outputs: object })
-        .outputs
-    )
-    expect(Object.keys(run.outputs).sort()).toEqual(declared.sort())
+      expect({ code: run.code, problems: run.problems }).toEqual({ code: 0, problems: [] })
+      const declared = Object.keys(
+        (parse(readFileSync(join(projectRoot(), 'action.yml'), 'utf8')) as { outputs: object })
+          .outputs
+      )
+      expect(Object.keys(run.outputs).sort()).toEqual(declared.sort())
 
-    const digestInput = inputs['digest'] ?? ''
-    const digest = /sha256:[0-9a-f]{64}/i.exec(digestInput)?.[0].toLowerCase()
-    const image = digestInput.includes('@')
-      ? digestInput.slice(0, digestInput.lastIndexOf('@'))
-      : undefined
-    const name = inputs['name'] || image || ''
-    const version = inputs['version'] || null
-    const deploymentRecords = emulator.state.deploymentRecords[ORG] ?? []
-    const storageRecords = emulator.state.storageRecords[ORG] ?? []
-    const rows: Row[] = []
+      const digestInput = inputs['digest'] ?? ''
+      const digest = /sha256:[0-9a-f]{64}/i.exec(digestInput)?.[0].toLowerCase()
+      const image = digestInput.includes('@')
+        ? digestInput.slice(0, digestInput.lastIndexOf('@'))
+        : undefined
+      const name = inputs['name'] || image || ''
+      const version = inputs['version'] || null
+      const deploymentRecords = emulator.state.deploymentRecords[ORG] ?? []
+      const storageRecords = emulator.state.storageRecords[ORG] ?? []
+      const rows: Row[] = []
 
-    // What the step's inputs say to write: README's Inputs tables, applied by hand.
-    const storage = inputs['registry-url']
-      ? {
-          name,
-          digest,
-          version,
-          registry_url: inputs['registry-url'],
-          artifact_url: inputs['artifact-url'] || null,
-          repository: inputs['registry-repository'] || null,
-          path: inputs['storage-path'] || null,
-          status: inputs['storage-status'] || 'active'
-        }
-      : undefined
-    const deployment =
-      inputs['environment'] && digest
+      // What the step's inputs say to write: README's Inputs tables, applied by hand.
+      const storage = inputs['registry-url']
         ? {
             name,
             digest,
             version,
-            status: inputs['status'] || 'deployed',
-            logical_environment: inputs['environment'],
-            physical_environment: inputs['physical-environment'] ?? '',
-            cluster: inputs['cluster'] ?? '',
-            // README: "last path segment of `name`, without tag"
-            deployment_name:
-              inputs['deployment-name'] || (name.split('/').pop() ?? '').replace(/:.*$/, ''),
-            tags: tagsOf(inputs['tags']),
-            runtime_risks: listOf(inputs['runtime-risks'])
+            registry_url: inputs['registry-url'],
+            artifact_url: inputs['artifact-url'] || null,
+            repository: inputs['registry-repository'] || null,
+            path: inputs['storage-path'] || null,
+            status: inputs['storage-status'] || 'active'
           }
         : undefined
+      const deployment =
+        inputs['environment'] && digest
+          ? {
+              name,
+              digest,
+              version,
+              status: inputs['status'] || 'deployed',
+              logical_environment: inputs['environment'],
+              physical_environment: inputs['physical-environment'] ?? '',
+              cluster: inputs['cluster'] ?? '',
+              // README: "last path segment of `name`, without tag"
+              deployment_name:
+                inputs['deployment-name'] || (name.split('/').pop() ?? '').replace(/:.*$/, ''),
+              tags: tagsOf(inputs['tags']),
+              runtime_risks: listOf(inputs['runtime-risks'])
+            }
+          : undefined
 
-    if (dryRun) {
-      // A preview: nothing written, and `planned` holds each write the inputs ask for.
-      expect(emulator.requests.filter(r => r.method !== 'GET')).toEqual([])
-      expect([deploymentRecords, storageRecords]).toEqual([[], []])
-      const planned = JSON.parse(run.outputs['planned'] ?? '') as unknown[]
-      const expected = [
-        ...(storage
-          ? [
-              {
-                method: 'POST',
-                path: `/orgs/${ORG}/artifacts/metadata/storage-record`,
-                effect: 'create',
-                body: expect.objectContaining(withoutNulls(storage))
-              }
-            ]
-          : []),
-        ...(deployment
-          ? [
-              {
-                method: 'POST',
-                path: `/orgs/${ORG}/artifacts/metadata/deployment-record`,
-                effect: 'create',
-                body: expect.objectContaining(withoutNulls(deployment))
-              }
-            ]
-          : [])
-      ]
-      expect(expected.length).toBeGreaterThan(0)
-      expect(planned).toEqual(expected)
-      for (const p of expected) rows.push({ planned: p.method, path: p.path, effect: p.effect })
-    }
-
-    if (deployment && !dryRun) {
-      const record = deploymentRecords.find(
-        r => r.digest === digest && r.logical_environment === deployment.logical_environment
-      )
-      expect(record).toMatchObject(deployment)
-      expect(run.outputs['deployment-record-ids']?.split(',')).toContain(String(record?.id))
-      rows.push({ record: 'Deployment record', ...deployment, id: record?.id })
-    }
-
-    if (storage && !dryRun) {
-      expect(storageRecords).toEqual([expect.objectContaining(storage)])
-      // the fields the published description returns for a storage record
-      const { name: n, digest: d, registry_url, artifact_url, repository, status } = storage
-      expect(JSON.parse(run.outputs['storage-records'] ?? '[]')).toEqual([
-        expect.objectContaining({
-          name: n,
-          digest: d,
-          registry_url,
-          artifact_url,
-          repository,
-          status
-        })
-      ])
-      expect(run.outputs['storage-record-ids']).toBe(String(storageRecords[0]?.id))
-      rows.push({ record: 'Storage record', ...storage, id: storageRecords[0]?.id })
-    }
-
-    const cluster = {
-      cluster: inputs['cluster'],
-      logical_environment: inputs['environment'],
-      physical_environment: inputs['physical-environment'] ?? '',
-      status: 'deployed'
-    }
-    const items = staged.deploymentsFile
-      ? staged.deploymentsFile.map(item => ({ ...item, version: item.version ?? null }))
-      : staged.kubectlWorkloads !== undefined
-        ? kubectlItems(job, staged.kubectlWorkloads)
-        : undefined
-    if (items) {
-      expect(items.length).toBeGreaterThan(0)
-      for (const item of items) {
-        const record = deploymentRecords.find(r => r.deployment_name === item.deployment_name)
-        expect({ deployment: item.deployment_name, record }).toEqual({
-          deployment: item.deployment_name,
-          record: expect.objectContaining({ ...item, ...cluster })
-        })
-        rows.push({ record: 'Deployment record', ...item, ...cluster, id: record?.id })
+      if (dryRun) {
+        // A preview: nothing written, and `planned` holds each write the inputs ask for.
+        expect(emulator.requests.filter(r => r.method !== 'GET')).toEqual([])
+        expect([deploymentRecords, storageRecords]).toEqual([[], []])
+        const planned = JSON.parse(run.outputs['planned'] ?? '') as unknown[]
+        const expected = [
+          ...(storage
+            ? [
+                {
+                  method: 'POST',
+                  path: `/orgs/${ORG}/artifacts/metadata/storage-record`,
+                  effect: 'create',
+                  body: expect.objectContaining(withoutNulls(storage))
+                }
+              ]
+            : []),
+          ...(deployment
+            ? [
+                {
+                  method: 'POST',
+                  path: `/orgs/${ORG}/artifacts/metadata/deployment-record`,
+                  effect: 'create',
+                  body: expect.objectContaining(withoutNulls(deployment))
+                }
+              ]
+            : [])
+        ]
+        expect(expected.length).toBeGreaterThan(0)
+        expect(planned).toEqual(expected)
+        for (const p of expected) rows.push({ planned: p.method, path: p.path, effect: p.effect })
       }
-      expect(deploymentRecords).toHaveLength(items.length)
-      const asJob = items.length > 1000 || inputs['cluster-mode'] === 'job'
-      if (asJob) {
-        expect(run.outputs['job-id']).toMatch(/^\d+$/)
-        expect(run.outputs['job-status']).toBe('completed')
-        rows.length = 0 // a job's records are not returned, so the summary has no rows
-      } else {
-        expect(JSON.parse(run.outputs['deployment-records'] ?? '[]')).toHaveLength(items.length)
+
+      if (deployment && !dryRun) {
+        const record = deploymentRecords.find(
+          r => r.digest === digest && r.logical_environment === deployment.logical_environment
+        )
+        expect(record).toMatchObject(deployment)
+        expect(run.outputs['deployment-record-ids']?.split(',')).toContain(String(record?.id))
+        rows.push({ record: 'Deployment record', ...deployment, id: record?.id })
       }
-      expect(run.outputs['errors']).toBe('[]')
-    }
 
-    const add = listOf(inputs['labels'])
-    const remove = listOf(inputs['remove-labels'])
-    const labeled = add.length + remove.length > 0 ? labelsAfter(job, inputs, add, remove) : []
-    for (const target of labeled) {
-      const carried = emulator.state.issues[REPOSITORY]?.find(i => i.number === target.number)
-      expect({ number: target.number, labels: carried?.labels.slice().sort() }).toEqual({
-        number: target.number,
-        labels: target.after
-      })
-    }
-    if (add.length + remove.length > 0) {
-      expect(numbersOf(run.outputs['pull-requests'])).toEqual(labeled.map(t => t.number))
-      const outputs = JSON.parse(run.outputs['labeled'] ?? '[]') as Array<{ number: number }>
-      expect(outputs.sort((a, b) => a.number - b.number)).toEqual(
-        labeled.map(t => ({ number: t.number, added: t.added, removed: t.removed }))
-      )
-    }
-    for (const label of inputs['label-color'] ? add : []) {
-      expect(emulator.state.labels[REPOSITORY]).toContainEqual(
-        expect.objectContaining({
-          name: label,
-          color: (inputs['label-color'] ?? '').replace(/^#/, ''),
-          ...(inputs['label-description'] ? { description: inputs['label-description'] } : {})
+      if (storage && !dryRun) {
+        expect(storageRecords).toEqual([expect.objectContaining(storage)])
+        // the fields the published description returns for a storage record
+        const { name: n, digest: d, registry_url, artifact_url, repository, status } = storage
+        expect(JSON.parse(run.outputs['storage-records'] ?? '[]')).toEqual([
+          expect.objectContaining({
+            name: n,
+            digest: d,
+            registry_url,
+            artifact_url,
+            repository,
+            status
+          })
+        ])
+        expect(run.outputs['storage-record-ids']).toBe(String(storageRecords[0]?.id))
+        rows.push({ record: 'Storage record', ...storage, id: storageRecords[0]?.id })
+      }
+
+      const cluster = {
+        cluster: inputs['cluster'],
+        logical_environment: inputs['environment'],
+        physical_environment: inputs['physical-environment'] ?? '',
+        status: 'deployed'
+      }
+      const items = staged.deploymentsFile
+        ? staged.deploymentsFile.map(item => ({ ...item, version: item.version ?? null }))
+        : staged.kubectlWorkloads !== undefined
+          ? kubectlItems(job, staged.kubectlWorkloads)
+          : undefined
+      if (items) {
+        expect(items.length).toBeGreaterThan(0)
+        for (const item of items) {
+          const record = deploymentRecords.find(r => r.deployment_name === item.deployment_name)
+          expect({ deployment: item.deployment_name, record }).toEqual({
+            deployment: item.deployment_name,
+            record: expect.objectContaining({ ...item, ...cluster })
+          })
+          rows.push({ record: 'Deployment record', ...item, ...cluster, id: record?.id })
+        }
+        expect(deploymentRecords).toHaveLength(items.length)
+        const asJob = items.length > 1000 || inputs['cluster-mode'] === 'job'
+        if (asJob) {
+          expect(run.outputs['job-id']).toMatch(/^\d+$/)
+          expect(run.outputs['job-status']).toBe('completed')
+          rows.length = 0 // a job's records are not returned, so the summary has no rows
+        } else {
+          expect(JSON.parse(run.outputs['deployment-records'] ?? '[]')).toHaveLength(items.length)
+        }
+        expect(run.outputs['errors']).toBe('[]')
+      }
+
+      const add = listOf(inputs['labels'])
+      const remove = listOf(inputs['remove-labels'])
+      const labeled = add.length + remove.length > 0 ? labelsAfter(job, inputs, add, remove) : []
+      for (const target of labeled) {
+        const carried = emulator.state.issues[REPOSITORY]?.find(i => i.number === target.number)
+        expect({ number: target.number, labels: carried?.labels.slice().sort() }).toEqual({
+          number: target.number,
+          labels: target.after
         })
-      )
-    }
+      }
+      if (add.length + remove.length > 0) {
+        expect(numbersOf(run.outputs['pull-requests'])).toEqual(labeled.map(t => t.number))
+        const outputs = JSON.parse(run.outputs['labeled'] ?? '[]') as Array<{ number: number }>
+        expect(outputs.sort((a, b) => a.number - b.number)).toEqual(
+          labeled.map(t => ({ number: t.number, added: t.added, removed: t.removed }))
+        )
+      }
+      for (const label of inputs['label-color'] ? add : []) {
+        expect(emulator.state.labels[REPOSITORY]).toContainEqual(
+          expect.objectContaining({
+            name: label,
+            color: (inputs['label-color'] ?? '').replace(/^#/, ''),
+            ...(inputs['label-description'] ? { description: inputs['label-description'] } : {})
+          })
+        )
+      }
 
-    if (run.summary !== undefined)
-      expectSummary(run.summary, {
-        dryRun,
-        org: ORG,
-        rows,
-        jobId: items && rows.length === 0 ? run.outputs['job-id'] : undefined,
-        labeled,
-        reads: emulator.requests.filter(r => r.method === 'GET').length,
-        writes: emulator.requests.filter(r => r.method !== 'GET').length
-      })
-  } finally {
-    await emulator.close()
-  }
-}, 90_000) // the release's 7 s of write spacing, shared with the other runs and test files
+      if (run.summary !== undefined)
+        expectSummary(run.summary, {
+          dryRun,
+          org: ORG,
+          rows,
+          jobId: items && rows.length === 0 ? run.outputs['job-id'] : undefined,
+          labeled,
+          reads: emulator.requests.filter(r => r.method === 'GET').length,
+          writes: emulator.requests.filter(r => r.method !== 'GET').length
+        })
+    } finally {
+      await emulator.close()
+    }
+  },
+  90_000
+) // the release's 7 s of write spacing, shared with the other runs and test files
 
 interface Outcome {
   code: number | null
