@@ -5,7 +5,9 @@
  * deployed:production, the linked issue too) through the runner-faithful launcher, its step's
  * `with:` exactly as written; then prints the outputs, the job summary and the request timeline.
  * No account needed; nothing is left running.
- * `--node PATH` runs the action under another Node (CI uses Node 24); `--check` exits 1 unless
+ * The action runs under Node 24 as on the runner (installed into .tmp/node24 when missing; see
+ * scripts/node24.ts), or under `--node PATH` (a relative PATH is read from where npm was started;
+ * the log says which Node ran it); `--check` exits 1 unless
  * the action succeeded with the outputs a user relies on; `--proxy` starts a local forward proxy
  * and runs the step with HTTP_PROXY / HTTPS_PROXY pointing at it, and says how many requests
  * passed through it (with `--check`, every one must have).
@@ -17,6 +19,7 @@ import { parseArgs } from 'node:util'
 import { startForwardProxy } from '../__fixtures__/forward-proxy.js'
 import { startEmulator } from '../emulator/index.js'
 import { documentedJobs, stageJob } from './documented-jobs.js'
+import { chooseNode, type ChosenNode } from './node24.js'
 import { runAction } from './run-action.js'
 
 const TOKEN = 'demo-token'
@@ -29,6 +32,19 @@ const { values: args } = parseArgs({
     proxy: { type: 'boolean', default: false }
   }
 })
+
+let node: ChosenNode
+try {
+  node = chooseNode(args.node)
+} catch (error) {
+  console.error((error as Error).message)
+  process.exit(2)
+}
+const runnerNode = node.version.startsWith('v24.')
+console.log(
+  `the action runs under Node ${node.version} (${node.path})` +
+    (runnerNode ? ', as on the runner' : `: NOT the runner's Node 24 (action.yml: node24)`)
+)
 
 const release = documentedJobs().find(job => job.source === RELEASE)
 if (!release) throw new Error(`${RELEASE} has no record-deployment step`)
@@ -47,13 +63,15 @@ try {
     ? { HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url }
     : {}
   const run = await runAction(release.with, proxyEnv, {
-    node: args.node,
+    node: node.path,
     context: staged.context,
     expressions: staged.expressions
   })
   const started = emulator.requests[0]?.arrivedAt ?? 0
 
-  section(`The action's log (exit code ${run.code}, ${Math.round(run.durationMs)} ms)`)
+  section(
+    `The action's log (Node ${node.version}, exit code ${run.code}, ${Math.round(run.durationMs)} ms)`
+  )
   console.log(run.stdout.trimEnd())
   if (run.stderr) console.log(run.stderr.trimEnd())
 

@@ -18,6 +18,7 @@ import type { ExpressionContext, RunContext } from './run-action.js'
 
 export {
   asWorkflow,
+  commandLineSnippets,
   documentedJobs,
   documentedPipelines,
   documentedSources,

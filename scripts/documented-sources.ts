@@ -69,13 +69,27 @@ export function documentedSources(root = projectRoot()): DocumentedSource[] {
   return sources
 }
 
-/** README's blocks that run the command line (`record-deployment --...`), in order. */
+const runsTheCommandLine = (body: string) =>
+  !/record-deployment@/.test(body) && /\brecord-deployment\s+--/.test(body)
+const isShell = (fence: string) => /^(sh|bash|shell|console)$/.test(fence)
+
+/** README's pipelines that run the command line (`record-deployment --...`), in order. */
 export function documentedPipelines(
   root = projectRoot()
 ): Array<{ source: string; pipeline: Pipeline }> {
   return readmeBlocks(root)
-    .filter(({ body }) => !/record-deployment@/.test(body) && /\brecord-deployment\s+--/.test(body))
+    .filter(({ fence, body }) => runsTheCommandLine(body) && !isShell(fence))
     .map(({ source, fence, body }) => ({ source, pipeline: pipelineOf(source, fence, body) }))
+}
+
+/**
+ * README's shell snippets that show the command line with placeholders (`GITHUB_TOKEN=...`),
+ * not a pipeline to run: the example table names the ones it leaves to other tests.
+ */
+export function commandLineSnippets(root = projectRoot()): string[] {
+  return readmeBlocks(root)
+    .filter(({ fence, body }) => runsTheCommandLine(body) && isShell(fence))
+    .map(({ source }) => source)
 }
 
 /** README's fenced blocks, each named after the heading above it (`## A: ### B` as `A: B`). */

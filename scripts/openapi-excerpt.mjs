@@ -3,7 +3,7 @@
 // conformance tests check against: the path items of every endpoint the action calls, and every
 // component they reference, byte for byte as published. The whole package is 385 MB of install
 // for a few hundred KB that matter, so it is not a dependency; this script fetches the pinned
-// tarball into .tmp/ (about 20 MB download) when it is not there.
+// tarball into .tmp/openapi (a 29 MB download, 40 MB on disk) when it is not there.
 //   --check   writes nothing; exits 1 if the committed excerpt differs from the package's (CI runs it)
 //   --from F  read the description from the file F instead
 import { execFileSync } from 'node:child_process'

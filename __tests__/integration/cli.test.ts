@@ -3,7 +3,7 @@
  * an empty directory with `--offline` (the package needs nothing from the registry: its runtime
  * is bundled), then `npx record-deployment ...` against the emulator.
  */
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -98,11 +98,14 @@ test('npx record-deployment from the packed tarball records a deployment and pri
 
 test('token, API URL and repository come from GITHUB_TOKEN, GITHUB_API_URL and GITHUB_REPOSITORY', async () => {
   const run = await recordDeployment(
-    ['--digest', `ghcr.io/acme/api@${DIGEST}`, '--environment', 'staging', '--dry-run'],
+    ['--digest', `ghcr.io/acme/api@${DIGEST}`, '--environment', 'staging', '--dry-run', '--debug'],
     { GITHUB_TOKEN: TOKEN, GITHUB_API_URL: emulator.url, GITHUB_REPOSITORY: 'acme/api' }
   )
   expect(run.code).toBe(0)
   expect(writesOf(emulator.requests)).toEqual([])
+  expect(run.stderr).toMatch(
+    /^debug: GET \/orgs\/acme\/artifacts\/sha256%3A[0-9a-f]{64}\/metadata\/deployment-records/m
+  )
   const outputs = JSON.parse(run.stdout) as {
     planned: Array<{ method: string; path: string; body: Record<string, unknown> }>
   }
@@ -238,3 +241,48 @@ test('a relative --deployments-file is read from the directory it runs in', asyn
   }
   expect(outputs['deployment-records'].map(r => r.deployment_name).sort()).toEqual(['api', 'web'])
 })
+
+test('SIGINT stops it at a safe point: exit 1, what was recorded on stdout, the cancel on stderr', async () => {
+  emulator.addFault({ method: 'POST', path: /deployment-record$/, fault: { kind: 'hang' } })
+  const child = spawn(
+    join(dir, 'node_modules/.bin/record-deployment'),
+    [
+      '--digest',
+      DIGEST,
+      '--name',
+      'ghcr.io/acme/web',
+      '--version',
+      '2.0.0',
+      '--environment',
+      'production',
+      '--registry-url',
+      'https://ghcr.io'
+    ],
+    {
+      cwd: dir,
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        GITHUB_TOKEN: TOKEN,
+        GITHUB_API_URL: emulator.url,
+        GITHUB_REPOSITORY: 'acme/web'
+      }
+    }
+  )
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', chunk => (stdout += String(chunk)))
+  child.stderr.on('data', chunk => (stderr += String(chunk)))
+  const closed = new Promise<number | null>(resolve => child.on('close', code => resolve(code)))
+  // once the deployment record's request hangs in the emulator
+  while (!emulator.requests.some(r => r.method === 'POST' && /deployment-record$/.test(r.path)))
+    await new Promise(resolve => setTimeout(resolve, 20))
+  child.kill('SIGINT')
+  expect(await closed).toBe(1)
+  const outputs = JSON.parse(stdout) as Record<string, unknown>
+  expect(outputs['storage-records']).toEqual([
+    expect.objectContaining({ registry_url: 'https://ghcr.io' })
+  ])
+  expect(outputs['deployment-records']).toEqual([])
+  expect(stderr).toMatch(/Cancel requested \(SIGINT\)/)
+  expect(stderr).toMatch(/The run was cancelled \(SIGINT\)/)
+}, 30_000)

@@ -17,6 +17,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { parse } from 'yaml'
 import {
+  commandLineSnippets,
   documentedJobs,
   makeOrigin,
   REPOSITORY,
@@ -49,6 +50,10 @@ const ORG = REPOSITORY.split('/')[0] as string
 const JOB_SIZED_CLUSTER = 1200
 
 const jobs = documentedJobs()
+/** README's shell snippets of the command line, and the test that runs what each shows. */
+const COVERED: Record<string, string> = {
+  'README.md: Command line': '__tests__/integration/cli.test.ts (npm pack, npm install, npx)'
+}
 
 /** A cluster step runs as a set and, unless its mode says otherwise, as a job-sized cluster too. */
 function runsOf(job: DocumentedJob): Array<[string, DocumentedJob, number | undefined]> {
@@ -111,6 +116,9 @@ test('the table holds every job the README and examples/ show, and README says h
   const readme = readFileSync(join(projectRoot(), 'README.md'), 'utf8').replace(/\s+/g, ' ')
   const printed = /\*\*\d+ jobs \(\d+ workflows, \d+ README blocks\), \d+ runs/.exec(readme)?.[0]
   expect({ 'README says': printed }).toEqual({ 'README says': figure })
+  // Shell snippets of the command line with placeholders are not pipelines; each is named in
+  // COVERED with the test that runs what it shows, so that a new one is not skipped without a word.
+  expect(commandLineSnippets()).toEqual(Object.keys(COVERED))
   // The hand-written kubectl list and the rule it is generalized by agree.
   expect(expectedSynthetic(3)).toEqual(SYNTHETIC_3)
 })
