@@ -30,6 +30,7 @@ export const TEMPLATES = [
   '/repos/{owner}/{repo}/issues/{issue_number}',
   '/repos/{owner}/{repo}/issues/{issue_number}/labels',
   '/repos/{owner}/{repo}/issues/{issue_number}/labels/{name}',
+  '/repos/{owner}/{repo}/pulls',
   '/repos/{owner}/{repo}/pulls/{pull_number}',
   '/repos/{owner}/{repo}/commits/{commit_sha}/pulls',
   '/repos/{owner}/{repo}/compare/{basehead}',
