@@ -1,7 +1,8 @@
 /**
  * The command line as a user of another pipeline gets it: `npm pack`, the tarball installed into
- * an empty directory with `--offline` (the package needs nothing from the registry: its runtime
- * is bundled), then `npx record-deployment ...` against the emulator.
+ * an empty directory (`--prefer-offline`: its dependencies come from npm's cache when `npm ci`
+ * put them there; the bundle itself needs none of them), then `npx record-deployment ...` against
+ * the emulator.
  */
 import { execFile, spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
@@ -28,7 +29,9 @@ beforeAll(async () => {
   const packed = await exec('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: root })
   const tarball = join(dir, packed.stdout.trim().split('\n').pop() ?? '')
   await writeFile(join(dir, 'package.json'), '{"name":"pipeline","private":true}\n')
-  await exec('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], { cwd: dir })
+  await exec('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], {
+    cwd: dir
+  })
 }, 120_000)
 afterAll(async () => {
   await emulator.close()
