@@ -1,9 +1,9 @@
 import * as core from '@actions/core'
 import { InputError, parseInputs, readRawInputs } from './inputs/index.js'
-import { failureReport, renderSummary, toOutputs } from './report.js'
+import { describeCuts, failureReport, fittedOutputs, renderSummary } from './report.js'
 import { readRunEvent } from './run-event.js'
 import { Cancellation } from './client/cancel.js'
-import { firstLineOf } from './result.js'
+import { emptyResult, firstLineOf } from './result.js'
 import type { RunOptions } from './run.js'
 
 const coreLog = {
@@ -17,19 +17,25 @@ const coreLog = {
  * `src/index.ts` only calls it; `@github/local-action` imports it and calls it the same way.
  */
 export async function run(options: RunOptions = {}): Promise<void> {
+  const outputs = { written: false }
   try {
-    await runAction(options)
+    await runAction(options, outputs)
   } catch (error) {
     // A bug of ours, not the user's: the message for the log, the stack for a debug run.
     if (error instanceof Error && error.stack) core.debug(error.stack)
+    // Every output, empty, so that later steps' `fromJSON` still works.
+    const unwritten = outputs.written
+      ? undefined
+      : writeOutputs(fittedOutputs(emptyResult(false)).outputs)
     core.setFailed(
       `record-deployment stopped on an unexpected error: ${error instanceof Error ? error.message : String(error)}. ` +
-        'Re-run with debug logging for the details, and report it with that log.'
+        'Re-run with debug logging for the details, and report it with that log.' +
+        (unwritten ? `\n\n${unwritten}` : '')
     )
   }
 }
 
-async function runAction(options: RunOptions): Promise<void> {
+async function runAction(options: RunOptions, outputs: { written: boolean }): Promise<void> {
   // Masked before anything could print it, bad input included.
   for (const secret of [core.getInput('token'), process.env['GITHUB_TOKEN']]) {
     if (secret) core.setSecret(secret.trim())
@@ -43,7 +49,9 @@ async function runAction(options: RunOptions): Promise<void> {
     )
   } catch (error) {
     if (error instanceof InputError) {
-      core.setFailed(error.message)
+      outputs.written = true
+      const unwritten = writeOutputs(fittedOutputs(emptyResult(false)).outputs)
+      core.setFailed([error.message, ...(unwritten ? [unwritten] : [])].join('\n\n'))
       return
     }
     throw error
@@ -65,8 +73,11 @@ async function runAction(options: RunOptions): Promise<void> {
     const { run: runJobs } = await import('./run.js')
     const result = await runJobs(inputs, { log: coreLog, event, ...options, cancellation })
 
-    const unwritten = writeOutputs(toOutputs(result))
-    await writeSummary(renderSummary(result, inputs.connection.org))
+    const fitted = fittedOutputs(result)
+    outputs.written = true
+    const unwritten = writeOutputs(fitted.outputs)
+    for (const cut of describeCuts(fitted)) core.warning(cut)
+    await writeSummary(renderSummary(result, inputs.connection.org, fitted))
     const failures = [
       ...(result.failures.length > 0 || result.cancelled ? [failureReport(result)] : []),
       ...(unwritten ? [unwritten] : [])
