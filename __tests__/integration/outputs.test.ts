@@ -207,3 +207,25 @@ describe('within GitHub limits', () => {
     expect(run.summary).toContain(said)
   }, 60_000)
 })
+
+test('the job summary stays within its 1 MiB: 15000 pull requests not attempted after a refused token', async () => {
+  emulator = await withEmulator()
+  const numbers = Array.from({ length: 15_000 }, (_, i) => i + 1)
+  const run = await runAction({
+    token: 'refused-token',
+    'api-url': emulator.url,
+    repository: 'acme/web',
+    labels: 'deployed:production',
+    'pull-requests': numbers.join(','),
+    'max-retries': '0'
+  })
+  expect(run.code).not.toBe(0)
+  // One request: the refusal repeats for every target, so the rest are not attempted.
+  expect(emulator.requests).toHaveLength(1)
+  expect(Buffer.byteLength(run.summary)).toBeLessThanOrEqual(1024 * 1024)
+  expect(run.summary).toContain('### Failed')
+  expect(run.summary).toMatch(/- \*\*issue or pull request #2\*\*: not attempted/)
+  expect(run.summary).toContain('- ... and 14900 more (the log has them all)')
+  // The failure report in the log still names every one.
+  expect(run.stdout).toContain('issue or pull request #15000')
+})

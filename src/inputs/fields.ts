@@ -126,7 +126,7 @@ export const tagsSchema = readText((value, problem) => {
     } else if (key === '') {
       problem('a key is empty')
     } else if (hasControlCharacters(key) || hasControlCharacters(tagValue)) {
-      // Like every other text input, no control characters; a tag is one line, so no tab or line break either.
+      // No control characters, as in every other text input; a tag is one line: no tab, no line break.
       problem(`\`${JSON.stringify(key).slice(1, -1)}\` contains control characters`)
     } else if (Object.prototype.hasOwnProperty.call(tags, key)) {
       problem(`\`${key}\` is given twice`)
