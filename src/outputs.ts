@@ -29,6 +29,7 @@ function outputSpecs(result: RunResult): Record<string, OutputSpec> {
     'job-id': text(result.jobId === undefined ? '' : String(result.jobId)),
     'job-status': text(result.jobStatus ?? ''),
     errors: jsonArray(result.deploymentErrors),
+    decommissioned: jsonArray(result.decommissioned),
     labeled: jsonArray(result.labeled),
     'pull-requests': commaList(result.labeled.map(l => l.number)),
     planned: plannedOutput(result.preview)

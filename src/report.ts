@@ -116,10 +116,37 @@ export function renderSummary(
       }
       if (result.deploymentErrors.length > MAX_SUMMARY_ROWS) {
         const more = result.deploymentErrors.length - MAX_SUMMARY_ROWS
-        out.push('', `... and ${more} more; the \`errors\` output has them all.`)
+        out.push(
+          '',
+          `... and ${more} more in the \`errors\` output (\`truncated\` counts any it could not hold).`
+        )
       }
       out.push('')
     }
+  }
+
+  if (result.decommissioned.length > 0) {
+    const title = result.dryRun ? 'Would decommission' : 'Decommissioned'
+    out.push(
+      `### ${title} (${result.decommissioned.length})`,
+      '',
+      '| Deployment | Artifact | Digest |',
+      '|---|---|---|',
+      ...result.decommissioned
+        .slice(0, MAX_SUMMARY_ROWS)
+        .map(
+          d =>
+            `| ${cell(d.deployment_name)} | ${cell(d.name)}${d.version ? ` ${cell(d.version)}` : ''} | ${cell(shortDigest(d.digest))} |`
+        )
+    )
+    if (result.decommissioned.length > MAX_SUMMARY_ROWS) {
+      const more = result.decommissioned.length - MAX_SUMMARY_ROWS
+      out.push(
+        '',
+        `... and ${more} more in the \`decommissioned\` output (\`truncated\` counts any it could not hold).`
+      )
+    }
+    out.push('')
   }
 
   if (result.labeled.length > 0) {

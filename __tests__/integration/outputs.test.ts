@@ -53,6 +53,7 @@ test('action.yml says which outputs are JSON, and they are the arrays and the co
     'deployment-records: array',
     'storage-records: array',
     'errors: array',
+    'decommissioned: array',
     'labeled: array',
     'planned: array',
     'truncated: object'

@@ -18,8 +18,10 @@ test('there is an example for each common job', () => {
   expect(files.sort()).toEqual([
     'decommission.yml',
     'label-staging.yml',
+    'preview.yml',
     'promote-with-labels.yml',
     'record-cluster-kubectl.yml',
+    'record-cluster-state.yml',
     'record-cluster.yml',
     'record-deploy.yml',
     'record-storage.yml',
