@@ -1,4 +1,6 @@
 import * as core from '@actions/core'
+import { appendFileSync } from 'node:fs'
+import { EOL } from 'node:os'
 import { InputError, parseInputs, readRawInputs } from './inputs/index.js'
 import { isUnevaluated } from './inputs/names.js'
 import { describeCuts, failureReport, fittedOutputs, renderSummary } from './report.js'
@@ -26,9 +28,7 @@ export async function run(options: RunOptions = {}): Promise<void> {
     // A bug of ours, not the user's: the message for the log, the stack for a debug run.
     if (error instanceof Error && error.stack) core.debug(error.stack)
     // Every output, empty, so that later steps' `fromJSON` still works.
-    const unwritten = outputs.written
-      ? undefined
-      : writeOutputs(fittedOutputs(emptyResult(false)).outputs)
+    const unwritten = outputs.written ? undefined : writeEmptyOutputs()
     core.setFailed(
       `record-deployment stopped on an unexpected error: ${error instanceof Error ? error.message : String(error)}. ` +
         'Re-run with debug logging for the details, and report it with that log.' +
@@ -55,7 +55,7 @@ async function runAction(options: RunOptions, outputs: { written: boolean }): Pr
   } catch (error) {
     if (error instanceof InputError) {
       outputs.written = true
-      const unwritten = writeOutputs(fittedOutputs(emptyResult(false)).outputs)
+      const unwritten = writeEmptyOutputs()
       core.setFailed([error.message, ...(unwritten ? [unwritten] : [])].join('\n\n'))
       return
     }
@@ -101,11 +101,38 @@ function writeOutputs(outputs: Record<string, string>): string | undefined {
     for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value)
     return undefined
   } catch (error) {
-    return (
-      `The step's outputs could not be written to GITHUB_OUTPUT (${process.env['GITHUB_OUTPUT'] ?? 'unset'}): ` +
-      `${firstLineOf(error)}. What the log above says was recorded was recorded; later steps ` +
-      'cannot read it from the outputs.'
+    return outputsUnwritten(error)
+  }
+}
+
+function outputsUnwritten(error: unknown): string {
+  return (
+    `The step's outputs could not be written to GITHUB_OUTPUT (${process.env['GITHUB_OUTPUT'] ?? 'unset'}): ` +
+    `${firstLineOf(error)}. What the log above says was recorded was recorded; later steps ` +
+    'cannot read it from the outputs.'
+  )
+}
+
+/**
+ * Every output, empty (`[]`, `{}` or nothing), after bad input or an unexpected error. Each value
+ * is one line without a delimiter to choose, so they go as `name=value` lines, the form GitHub
+ * documents, without loading node:crypto for core's random delimiter: bad input stays fast.
+ */
+function writeEmptyOutputs(): string | undefined {
+  const outputs = fittedOutputs(emptyResult(false)).outputs
+  const file = process.env['GITHUB_OUTPUT']
+  if (!file) return writeOutputs(outputs)
+  try {
+    appendFileSync(
+      file,
+      Object.entries(outputs)
+        .map(([name, value]) => `${name}=${value}${EOL}`)
+        .join(''),
+      'utf8'
     )
+    return undefined
+  } catch (error) {
+    return outputsUnwritten(error)
   }
 }
 

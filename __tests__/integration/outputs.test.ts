@@ -74,6 +74,21 @@ test('bad input: no request, and every output is set, empty', async () => {
   expectEveryOutputEmpty(run)
 })
 
+test('bad input with an output file that cannot take them: both said in the one failure', async () => {
+  emulator = await withEmulator()
+  const run = await runAction(
+    { token: TOKEN, 'api-url': emulator.url, digest: 'sha512:abc', environment: 'production' },
+    { GITHUB_OUTPUT: '/nonexistent-folder/output' }
+  )
+  expect(run.code).not.toBe(0)
+  const errors = run.stdout.split('\n').filter(line => line.startsWith('::error::'))
+  expect(errors).toHaveLength(1)
+  expect(errors[0]).toMatch(/The inputs have 2 problems; nothing was sent/)
+  expect(errors[0]).toMatch(
+    /outputs could not be written to GITHUB_OUTPUT \(\/nonexistent-folder\/output\)/
+  )
+})
+
 test('an unexpected error (a bug of ours) still sets every output, empty', async () => {
   emulator = await withEmulator()
   // Planted through Node's own preload: the action's first signal handler throws, after the
