@@ -7,7 +7,8 @@ export const JSON_OUTPUTS = new Set([
   'storage-records',
   'errors',
   'labeled',
-  'planned'
+  'planned',
+  'truncated'
 ])
 
 /** `--help`: every input of action.yml as a flag, with its default and description. */

@@ -1,6 +1,7 @@
 // Over 300 lines on purpose: the tracker's rules read together (which pods, which workload, which
 // container, which digest, which annotations); each rule uses the owners index the others build.
 import { MAX_TAGS, RUNTIME_RISKS, type RuntimeRisk } from '../../limits.js'
+import { nameAndVersion } from '../../inputs/image.js'
 import type { ClusterItem } from '../items.js'
 
 /**
@@ -122,17 +123,8 @@ export function digestOf(imageId: string): string | undefined {
   return match ? `sha256:${(match[1] as string).toLowerCase()}` : undefined
 }
 
-/** An image reference without digest and tag, and its tag; a registry's port is not a tag. */
-export function nameAndVersion(image: string): { name: string; version?: string } {
-  const at = image.indexOf('@')
-  const ref = at >= 0 ? image.slice(0, at) : image
-  const colon = ref.lastIndexOf(':')
-  if (colon > ref.lastIndexOf('/')) {
-    const version = ref.slice(colon + 1)
-    return { name: ref.slice(0, colon), ...(version ? { version } : {}) }
-  }
-  return { name: ref }
-}
+// The image reader the `digest` input uses too: one rule for both.
+export { nameAndVersion }
 
 export function deploymentNameOf(
   template: string,
