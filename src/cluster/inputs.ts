@@ -56,13 +56,13 @@ export function parseClusterInputs(
   raw: RawInputs,
   env: Env,
   files: FileReader = diskReader,
-  { serviceRepository }: { serviceRepository?: string } = {}
+  { serviceRepository, org }: { serviceRepository?: string; org?: string } = {}
 ): Parsed<ClusterInputs> {
   const c = new Collector(raw)
   const mode = c.take('cluster-mode', z.enum(CLUSTER_MODES, { error: oneOf(CLUSTER_MODES) }))
   const partialSuccess = c.take('partial-success', booleanSchema)
   const jobTimeout = c.take('job-timeout', jobTimeoutSchema)
-  const kubernetes = readKubernetesItems(c, env, { serviceRepository })
+  const kubernetes = readKubernetesItems(c, env, { org })
   if (!wantsWholeCluster(raw)) {
     c.refuseGiven(
       ['cluster-mode', 'partial-success', 'job-timeout'],

@@ -2,6 +2,7 @@
 // state machine (depth, strings, escapes, where the top-level keys are); split, each half would
 // need the other's state.
 import { closeSync, openSync, readSync } from 'node:fs'
+import { notJsonHint } from './sniff.js'
 
 /**
  * Reads what `kubectl get ... -o json` prints (`{"apiVersion", "items": [...], "kind": "List",
@@ -324,9 +325,11 @@ export function readListFile(
   const buffer = Buffer.allocUnsafe(chunkBytes)
   const fd = openSync(path, 'r')
   try {
-    for (;;) {
+    for (let first = true; ; first = false) {
       const read = readSync(fd, buffer, 0, chunkBytes, null)
       if (read === 0) break
+      const hint = first ? notJsonHint(buffer.subarray(0, read)) : undefined
+      if (hint) throw new ListFormatError(hint)
       splitter.push(buffer.subarray(0, read))
     }
   } finally {
