@@ -543,3 +543,110 @@ describe('files that are not UTF-8 JSON get a hint', () => {
     expect(emulator.requests).toEqual([])
   })
 })
+
+describe("a new user's kubectl output", () => {
+  test.each([
+    [
+      "kubectl's messages in the file (`2>&1`)",
+      'Warning: batch/v1beta1 CronJob is deprecated in v1.21+\n{"apiVersion":"v1","items":[],"kind":"List"}',
+      "starts with a message of kubectl's (`Warning: batch/v1beta1 CronJob is deprecated in v1.21+`), not JSON: send only kubectl's output to the file"
+    ],
+    [
+      'one object (`kubectl get pod web-1 -o json`)',
+      JSON.stringify(
+        running('shop', 'web-1', { kind: 'DaemonSet', name: 'web' }, '2026-01-01T00:00:00Z', [
+          container('web', 'ghcr.io/acme/web:1')
+        ])
+      ),
+      'is one `Pod` object, not a list'
+    ],
+    [
+      'no pods (`kubectl get deployments -A -o json`)',
+      JSON.stringify(kubectlList([workload('Deployment', 'shop', 'web')])),
+      'has no running pod with an image digest to record (it lists no pods: print them with'
+    ],
+    [
+      'only pods without an owner (`kubectl run`)',
+      JSON.stringify(
+        kubectlList([
+          running('default', 'nginx', undefined, '2026-01-01T00:00:00Z', [
+            container('nginx', 'nginx:1.27')
+          ])
+        ])
+      ),
+      "(of its 1 pod, none is running under a ReplicaSet, DaemonSet, StatefulSet or Job, or a finished Job's"
+    ]
+  ])('%s: said before any request', async (_what, text, said) => {
+    const run = await go(Buffer.from(text))
+    expect(run.code).not.toBe(0)
+    expect(errorOf(run.stdout)).toContain(said)
+    expect(emulator.requests).toEqual([])
+  })
+
+  // internal/controller/reporting.go, processEvent: "for _, container := range
+  // pod.Spec.Containers" then "Also record init containers": ephemeral containers are not
+  // recorded. pkg/ociutil/digest.go, ExtractDigest: "ImageID format is typically:
+  // docker-pullable://image@sha256:abc123... or docker://sha256:abc123...". A pod without a
+  // status has no phase: not Running, not counted; internal/workload/workload.go,
+  // HasSupportedOwner: a Node (a static pod's mirror) is not a supported owner.
+  test('ephemeral containers, odd image IDs, a missing status, a static pod', async () => {
+    const debugged = running(
+      'shop',
+      'web-n1',
+      { kind: 'DaemonSet', name: 'web' },
+      '2026-01-01T00:00:00Z',
+      [
+        {
+          name: 'a',
+          image: 'ghcr.io/acme/a:1',
+          imageID: `docker-pullable://ghcr.io/acme/a@${digestOf('a')}`
+        },
+        { name: 'b', image: 'ghcr.io/acme/b:1', imageID: `docker://${digestOf('b')}` },
+        {
+          name: 'c',
+          image: 'ghcr.io/acme/c:1',
+          imageID: `ghcr.io/acme/c@sha512:${'ab'.repeat(64)}`
+        }
+      ]
+    ) as { spec: Record<string, unknown>; status: Record<string, unknown> }
+    debugged.spec['ephemeralContainers'] = [{ name: 'debugger', image: 'busybox:1.36' }]
+    debugged.status['ephemeralContainerStatuses'] = [
+      { name: 'debugger', imageID: `docker.io/library/busybox@${digestOf('busybox')}` }
+    ]
+    const statusless = running(
+      'shop',
+      'db-0',
+      { kind: 'StatefulSet', name: 'db' },
+      '2026-01-01T00:00:00Z',
+      [container('pg', 'postgres:16')]
+    ) as Record<string, unknown>
+    delete statusless['status']
+    const list = kubectlList([
+      workload('DaemonSet', 'shop', 'web'),
+      debugged,
+      workload('StatefulSet', 'shop', 'db'),
+      statusless,
+      running(
+        'kube-system',
+        'etcd-node-1',
+        { kind: 'Node', name: 'node-1' },
+        '2026-01-01T00:00:00Z',
+        [container('etcd', 'registry.k8s.io/etcd:3.5')]
+      )
+    ])
+    const run = await go(list)
+    expect(run.code).toBe(0)
+    expect(sent()).toEqual([
+      {
+        name: 'ghcr.io/acme/a',
+        version: '1',
+        digest: digestOf('a'),
+        deployment_name: 'shop/web/a'
+      },
+      { name: 'ghcr.io/acme/b', version: '1', digest: digestOf('b'), deployment_name: 'shop/web/b' }
+    ])
+    expect(warningsOf(run.stdout).join('\n')).toContain(
+      "1 container has no image digest in its pod's status (image not pulled yet, a runtime that reports none, or not sha256) and was not recorded: shop/web-n1/c"
+    )
+  })
+})

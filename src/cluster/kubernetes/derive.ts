@@ -160,6 +160,9 @@ export interface Derived {
   withoutDigest: number
   /** Containers left out because a field is over the service's limits. */
   skipped: number
+  /** Pods in the list, and those the rules count (running, or a finished Job's). */
+  pods: number
+  counted: number
 }
 
 /** The cluster's items from the objects of the list, by the tracker's rules. */
@@ -170,9 +173,12 @@ export function deriveItems(objects: readonly KubeObject[], template: string): D
   const warnings = new Set<string>()
   const chooser = new Chooser()
   const noDigest: string[] = []
+  let pods = 0
+  let counted = 0
 
   for (const pod of objects) {
     if (pod.kind !== 'Pod' || !pod.pod) continue
+    pods++
     const ownerRef = POD_OWNERS.map(kind => pod.owners.find(o => o.kind === kind)).find(Boolean)
     if (!ownerRef) continue
     const phase = pod.pod.phase
@@ -180,6 +186,7 @@ export function deriveItems(objects: readonly KubeObject[], template: string): D
     const finishedJob =
       (phase === 'Succeeded' || phase === 'Failed') && pod.owners.some(o => o.kind === 'Job')
     if (!running && !finishedJob) continue
+    counted++
 
     const workload = workloadOf(pod, ownerRef, byKey)
     const chain = ownerChain(pod, owner)
@@ -215,7 +222,7 @@ export function deriveItems(objects: readonly KubeObject[], template: string): D
   if (noDigest.length > 0) {
     warnings.add(
       `${noDigest.length} container${noDigest.length === 1 ? ' has' : 's have'} no image digest in ` +
-        `its pod's status (image not pulled yet, or a runtime that reports none) and ` +
+        `its pod's status (image not pulled yet, a runtime that reports none, or not sha256) and ` +
         `${noDigest.length === 1 ? 'was' : 'were'} not recorded: ${namedList(noDigest, ', ')}`
     )
   }
@@ -224,7 +231,9 @@ export function deriveItems(objects: readonly KubeObject[], template: string): D
     items: chosen.items,
     warnings: [...warnings, ...chosen.warnings],
     withoutDigest: noDigest.length,
-    skipped: chosen.skipped
+    skipped: chosen.skipped,
+    pods,
+    counted
   }
 }
 

@@ -120,6 +120,11 @@ export function readKubernetesItems(
     c.problem(
       'kubernetes-file',
       `\`${given}\` has no running pod${filter} with an image digest to record` +
+        (derived.pods === 0
+          ? ' (it lists no pods: print them with `kubectl get pods,replicasets,deployments,daemonsets,statefulsets,jobs,cronjobs -A -o json`)'
+          : derived.counted === 0
+            ? ` (of its ${derived.pods} pod${derived.pods === 1 ? '' : 's'}, none is running under a ReplicaSet, DaemonSet, StatefulSet or Job, or a finished Job's; pods without such an owner are not recorded, as by GitHub's tracker)`
+            : '') +
         (derived.withoutDigest > 0 ? ` (${derived.withoutDigest} containers have no digest)` : '') +
         (derived.skipped > 0
           ? ` (${derived.skipped} containers have a name over the service's limits)`

@@ -220,7 +220,14 @@ export class ListSplitter {
       this.fail(
         `is not JSON: it ends at byte ${this.offset} before the list is closed (cut short?)`
       )
-    if (!this.sawItems) this.fail('has no `items`: it is not a Kubernetes list')
+    if (!this.sawItems) {
+      const kind = this.header.kind
+      this.fail(
+        typeof kind === 'string' && kind !== '' && !kind.endsWith('List')
+          ? `is one \`${kind}\` object, not a list (\`kubectl get <kind> <name> -o json\` prints one): print the whole cluster with \`kubectl get pods,replicasets,deployments,daemonsets,statefulsets,jobs,cronjobs -A -o json\``
+          : 'has no `items`: it is not a Kubernetes list'
+      )
+    }
     return this.header
   }
 

@@ -30,7 +30,11 @@ export function notJsonHint(head: Buffer): string | undefined {
     .toString('utf8')
     .replace(/^\ufeff/, '')
   const first = text.trimStart()
+  const line = first.split(/\r?\n/)[0] ?? ''
+  // What kubectl writes to stderr, in the file by `2>&1` (or `*>` in PowerShell).
+  if (/^(Warning: |error: |Error from server|Unable to connect|[EWI]\d{4} \d)/.test(line))
+    return `starts with a message of kubectl's (\`${line.slice(0, 80)}\`), not JSON: send only kubectl's output to the file, not its messages (no \`2>&1\`); ${WRITE_JSON}`
   if (/^(---|- |#|%YAML|[A-Za-z_][\w.-]*\s*:)/.test(first))
-    return `is YAML (it starts with \`${first.split(/\r?\n/)[0]?.slice(0, 40)}\`), not JSON: print it with \`-o json\`, not \`-o yaml\`; ${WRITE_JSON}`
+    return `is YAML (it starts with \`${line.slice(0, 40)}\`), not JSON: print it with \`-o json\`, not \`-o yaml\`; ${WRITE_JSON}`
   return undefined
 }
