@@ -575,9 +575,28 @@ describe("a new user's kubectl output", () => {
         ])
       ),
       "(of its 1 pod, none is running under a ReplicaSet, DaemonSet, StatefulSet or Job, or a finished Job's"
+    ],
+    [
+      'two outputs appended (`>>`)',
+      JSON.stringify(kubectlList([])) + '\n' + JSON.stringify(kubectlList([])),
+      'holds a second JSON document at byte 79 (two kubectl outputs appended with `>>`?)'
+    ],
+    [
+      "a Windows code page (PowerShell's Set-Content): Zürich in Latin-1",
+      Buffer.from(
+        JSON.stringify(
+          kubectlList([
+            workload('StatefulSet', 'shop', 'db', {
+              annotations: { 'metadata.github.com/site': 'Zürich' }
+            })
+          ])
+        ),
+        'latin1'
+      ),
+      "is not UTF-8: item [0] has bytes that are not (a file in a Windows code page, as PowerShell's `Set-Content` writes?)"
     ]
   ])('%s: said before any request', async (_what, text, said) => {
-    const run = await go(Buffer.from(text))
+    const run = await go(Buffer.isBuffer(text) ? text : Buffer.from(text))
     expect(run.code).not.toBe(0)
     expect(errorOf(run.stdout)).toContain(said)
     expect(emulator.requests).toEqual([])

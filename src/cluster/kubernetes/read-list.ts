@@ -1,8 +1,9 @@
 // Over 300 lines on purpose: the byte-level splitter and the checks of what it cuts share one
 // state machine (depth, strings, escapes, where the top-level keys are); split, each half would
 // need the other's state.
+import { isUtf8 } from 'node:buffer'
 import { closeSync, openSync, readSync } from 'node:fs'
-import { notJsonHint } from './sniff.js'
+import { notJsonHint, WRITE_JSON } from './sniff.js'
 
 /**
  * Reads what `kubectl get ... -o json` prints (`{"apiVersion", "items": [...], "kind": "List",
@@ -73,8 +74,11 @@ class Capture {
     // Copied: the read buffer is reused for the next chunk.
     this.pieces.push(Buffer.from(piece))
   }
+  buffer(): Buffer {
+    return Buffer.concat(this.pieces)
+  }
   text(): string {
-    return Buffer.concat(this.pieces).toString('utf8')
+    return this.buffer().toString('utf8')
   }
 }
 
@@ -200,6 +204,10 @@ export class ListSplitter {
           i = this.scanValue(chunk, i, 2)
           continue
         case 'done':
+          if (b === OPEN_OBJECT)
+            this.fail(
+              `holds a second JSON document at byte ${this.offset + i} (two kubectl outputs appended with \`>>\`?): print the whole cluster with one \`kubectl get pods,replicasets,deployments,daemonsets,statefulsets,jobs,cronjobs -A -o json\``
+            )
           if (!isSpace(b))
             this.fail(`is not JSON: more text after the end, at byte ${this.offset + i}`)
           break
@@ -292,9 +300,16 @@ export class ListSplitter {
         this.fail(
           `has an item ([${index}]) of more than ${MAX_ITEM_BYTES} bytes: it is not a Kubernetes object`
         )
+      const bytes = capture.buffer()
+      // Text in a Windows code page (PowerShell's Set-Content) would be read with its non-ASCII
+      // letters replaced without a word: said instead.
+      if (!isUtf8(bytes))
+        this.fail(
+          `is not UTF-8: item [${index}] has bytes that are not (a file in a Windows code page, as PowerShell's \`Set-Content\` writes?); ${WRITE_JSON}`
+        )
       let item: unknown
       try {
-        item = JSON.parse(capture.text())
+        item = JSON.parse(bytes.toString('utf8'))
       } catch (error) {
         this.fail(`is not JSON: item [${index}] does not parse (${(error as Error).message})`)
       }

@@ -4,7 +4,8 @@
  * and `Out-File` write by default), gzip, or YAML (kubectl's `-o yaml`).
  */
 
-const WRITE_JSON =
+/** How to write the file kubernetes-file reads, for messages about a file that is not it. */
+export const WRITE_JSON =
   'write it as UTF-8 JSON: `kubectl get pods,replicasets,deployments,daemonsets,statefulsets,jobs,cronjobs -A -o json > cluster.json` ' +
   'in bash, or `... -o json | Out-File -Encoding utf8 cluster.json` in PowerShell'
 
