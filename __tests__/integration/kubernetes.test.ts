@@ -112,7 +112,8 @@ test.each([
   [{ deployments: '[]' }, 'give either `kubernetes-file` or `deployments`'],
   [{ 'deployment-name-template': '{{pod}}/{{containerName}}' }, '`{{pod}}`'],
   [{ 'kubernetes-file': 'missing.json' }, 'no such file'],
-  [{ 'kubernetes-file': '', namespaces: 'shop' }, 'belongs to `kubernetes-file`']
+  [{ 'kubernetes-file': '', namespaces: 'shop' }, 'belongs to `kubernetes-file`'],
+  [{ 'kubernetes-file': '', 'kubernetes-repository': 'web' }, 'belongs to `kubernetes-file`']
 ])('bad input %j fails before any request: %s', async (inputs, message) => {
   const run = await go(inputs)
   expect(run.code).not.toBe(0)
