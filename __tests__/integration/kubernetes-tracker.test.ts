@@ -503,6 +503,56 @@ describe('rejections by a cluster job', () => {
   })
 })
 
+// pkg/deploymentrecord/record.go: "JobStatus represents the response from GetClusterJobStatus"
+// with `status`; internal/controller/reporting.go waits until it is "completed" or "failed". An
+// answer without a status cannot be followed: said in our words, job-id kept. An odd entry of
+// `errors` is left out, the others read.
+describe('job status answers off the description', () => {
+  const list = kubectlList([
+    workload('DaemonSet', 'ops', 'a'),
+    running('ops', 'a-1', { kind: 'DaemonSet', name: 'a' }, '2026-01-01T00:00:00Z', [
+      container('a', 'ghcr.io/acme/a:1')
+    ])
+  ])
+  test('without `status`: the step fails naming the job, not a schema', async () => {
+    emulator.addFault({
+      method: 'GET',
+      path: /\/jobs\/\d+$/,
+      fault: { kind: 'status', status: 200, body: { job_id: 1, state: 'done' } }
+    })
+    const run = await go(list, { 'cluster-mode': 'job' })
+    expect(run.code).not.toBe(0)
+    expect(errorOf(run.stdout)).toContain('answered the status of job 1 without a `status`')
+    expect(run.stdout).not.toMatch(/Invalid input|expected string/)
+    expect(run.outputs['job-id']).toBe('1')
+  })
+
+  test('an odd entry of `errors` is left out, the others warned', async () => {
+    emulator.addFault({
+      method: 'GET',
+      path: /\/jobs\/\d+$/,
+      fault: {
+        kind: 'status',
+        status: 200,
+        body: {
+          job_id: 1,
+          status: 'completed',
+          errors: [42, { name: 'ghcr.io/acme/a', cause: 'not_found' }]
+        }
+      }
+    })
+    const run = await go(list, { 'cluster-mode': 'job', 'partial-success': 'true' })
+    expect(run.code).toBe(0)
+    expect(run.outputs['job-status']).toBe('completed')
+    expect(JSON.parse(run.outputs['errors'] ?? '[]')).toEqual([
+      { name: 'ghcr.io/acme/a', cause: 'not_found' }
+    ])
+    expect(warningsOf(run.stdout).join('\n')).toContain(
+      'Deployment of image ghcr.io/acme/a (ops/a/a) was not recorded: not_found'
+    )
+  })
+})
+
 describe('files that are not UTF-8 JSON get a hint', () => {
   const json = JSON.stringify(kubectlList([]))
   const utf16be = (text: string) => Buffer.from(text, 'utf16le').swap16()
