@@ -66,6 +66,19 @@ function getPull(ctx: RouteContext): Reply {
   return { status: 200, body: pullJson(ctx, issue) }
 }
 
+/** `pulls?state=&base=`: open by default; newest first, as the service's default sort is. */
+function listPulls(ctx: RouteContext): Reply {
+  const state = ctx.query.get('state') ?? 'open'
+  const base = ctx.query.get('base')
+  const pulls = (ctx.state.issues[ctx.repo] ?? [])
+    .filter(issue => issue.pull && !issue.deleted)
+    .filter(issue => state === 'all' || issue.state === state)
+    .filter(issue => base === null || issue.pull?.base_ref === base)
+    .sort((a, b) => b.number - a.number)
+  const page = paginate(ctx, pulls)
+  return { status: 200, headers: page.headers, body: page.items.map(i => pullJson(ctx, i)) }
+}
+
 function getIssue(ctx: RouteContext): Reply {
   return { status: 200, body: issueJson(ctx, requireIssue(ctx)) }
 }
@@ -85,7 +98,12 @@ function commitJson(ctx: RouteContext, commit: CommitState) {
   return {
     sha: commit.sha,
     url: `${ctx.baseUrl}/repos/${ctx.repo}/commits/${commit.sha}`,
-    commit: { message: commit.message }
+    commit: { message: commit.message },
+    parents: commit.parents.map(sha => ({
+      sha,
+      url: `${ctx.baseUrl}/repos/${ctx.repo}/commits/${sha}`,
+      html_url: `https://github.com/${ctx.repo}/commit/${sha}`
+    }))
   }
 }
 
@@ -101,6 +119,27 @@ function pullsForCommit(ctx: RouteContext): Reply {
   return { status: 200, headers: page.headers, body: page.items }
 }
 
+/** The commit at `index` and every commit it descends from (their indexes). */
+function ancestry(commits: CommitState[], index: number): Set<number> {
+  const at = new Map(commits.map((c, i) => [c.sha, i]))
+  const seen = new Set<number>()
+  const todo = [index]
+  for (let i = todo.pop(); i !== undefined; i = todo.pop()) {
+    if (seen.has(i)) continue
+    seen.add(i)
+    for (const parent of commits[i]?.parents ?? []) {
+      const p = at.get(parent)
+      if (p !== undefined) todo.push(p)
+    }
+  }
+  return seen
+}
+
+/**
+ * `git log base..head` in chronological order (the seeded order): every commit of head's
+ * history that base's lacks, merged branches included. With `compareLimit` only the newest are
+ * listed, and `total_commits` still counts them all.
+ */
 function compare(ctx: RouteContext): Reply {
   const parts = (ctx.params.basehead ?? '').split('...')
   if (parts.length !== 2) throw notFound()
@@ -109,24 +148,34 @@ function compare(ctx: RouteContext): Reply {
   const to = commitIndex(ctx, head)
   if (from < 0 || to < 0) throw notFound()
   const commits = ctx.state.commits[ctx.repo] ?? []
-  const ahead = commits.slice(from + 1, to + 1)
-  const aheadBy = Math.max(0, to - from)
-  const behindBy = Math.max(0, from - to)
-  const status = aheadBy > 0 ? 'ahead' : behindBy > 0 ? 'behind' : 'identical'
-  const page = paginate(ctx, ahead)
-  const baseCommit = commits[from] as CommitState
+  const ofBase = ancestry(commits, from)
+  const ofHead = ancestry(commits, to)
+  const ahead = commits.filter((_, i) => ofHead.has(i) && !ofBase.has(i))
+  const behindBy = [...ofBase].filter(i => !ofHead.has(i)).length
+  const status =
+    ahead.length > 0 && behindBy > 0
+      ? 'diverged'
+      : ahead.length > 0
+        ? 'ahead'
+        : behindBy > 0
+          ? 'behind'
+          : 'identical'
+  const limit = ctx.state.compareLimit
+  const listed = limit !== undefined && ahead.length > limit ? ahead.slice(-limit) : ahead
+  const page = paginate(ctx, listed)
+  const common = [...ofBase].filter(i => ofHead.has(i))
+  const mergeBase = common.reduce((a, b) => Math.max(a, b), -1)
   return {
     status: 200,
     headers: page.headers,
     body: {
       url: ctx.selfUrl,
       status,
-      ahead_by: aheadBy,
+      ahead_by: ahead.length,
       behind_by: behindBy,
       total_commits: ahead.length,
-      base_commit: commitJson(ctx, baseCommit),
-      // The seeded history is linear, so the older of the two commits is the merge base.
-      merge_base_commit: commitJson(ctx, commits[Math.min(from, to)] as CommitState),
+      base_commit: commitJson(ctx, commits[from] as CommitState),
+      merge_base_commit: commitJson(ctx, commits[mergeBase >= 0 ? mergeBase : from] as CommitState),
       commits: page.items.map(c => commitJson(ctx, c))
     }
   }
@@ -136,6 +185,7 @@ const R = '/repos/:owner/:repo'
 const PULL_READ = [['pull_requests=read'], ['contents=read']]
 
 export const pullRoutes: Route[] = [
+  { method: 'GET', pattern: `${R}/pulls`, permission: PULL_READ, handler: listPulls },
   { method: 'GET', pattern: `${R}/pulls/:number`, permission: PULL_READ, handler: getPull },
   {
     method: 'GET',

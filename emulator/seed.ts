@@ -43,6 +43,8 @@ export interface SeedPull extends SeedIssue {
 export interface SeedCommit {
   sha: string
   message: string
+  /** first parent first; the commit listed before it when absent (a linear history) */
+  parents?: string[]
   pulls?: number[]
 }
 
@@ -61,6 +63,8 @@ export interface SeedData {
   pulls?: Record<string, SeedPull[]>
   /** appended after the repository's existing commits, oldest first */
   commits?: Record<string, SeedCommit[]>
+  /** the most commits a comparison lists, as the service cuts large ones (see EmulatorState) */
+  compareLimit?: number
   refs?: Record<string, Record<string, string>>
   deploymentRecords?: Record<string, SeedDeploymentRecord[]>
   storageRecords?: Record<string, SeedStorageRecord[]>
@@ -125,6 +129,7 @@ export function seedState(state: EmulatorState, data: SeedData): void {
   data.repos?.forEach(repo => addRepo(state, repo))
   if (data.attestedDigests !== undefined) state.attestedDigests = data.attestedDigests
   if (data.failNextJob !== undefined) state.failNextJob = data.failNextJob
+  if (data.compareLimit !== undefined) state.compareLimit = data.compareLimit
 
   for (const [key, labels] of Object.entries(data.labels ?? {})) {
     const repo = addRepo(state, key)
@@ -150,9 +155,12 @@ export function seedState(state: EmulatorState, data: SeedData): void {
   for (const [key, commits] of Object.entries(data.commits ?? {})) {
     const repo = addRepo(state, key)
     for (const commit of commits) {
-      listIn(state.commits, repo).push({
+      const list = listIn(state.commits, repo)
+      const previous = list[list.length - 1]
+      list.push({
         sha: commit.sha,
         message: commit.message,
+        parents: [...(commit.parents ?? (previous ? [previous.sha] : []))],
         pulls: [...(commit.pulls ?? [])]
       })
     }

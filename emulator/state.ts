@@ -34,6 +34,8 @@ export interface IssueState {
 export interface CommitState {
   sha: string
   message: string
+  /** first parent first; commits listed before a commit are older than it */
+  parents: string[]
   /** pull requests the commit-to-pull-request lookup answers for this commit */
   pulls: number[]
 }
@@ -119,8 +121,10 @@ export interface EmulatorState {
   /** keyed by repository 'owner/name', as spelled in `repos` */
   labels: Record<string, LabelState[]>
   issues: Record<string, IssueState[]>
-  /** oldest first; compare walks this list */
+  /** oldest first (the order compare lists them in); parents name older ones */
   commits: Record<string, CommitState[]>
+  /** the most commits a comparison lists (the newest); `total_commits` still counts all */
+  compareLimit?: number
   /** ref names (tags, branches) to commit shas, per repository */
   refs: Record<string, Record<string, string>>
   jobs: JobState[]
@@ -152,6 +156,8 @@ export function createState(
     issues: {},
     commits: {},
     refs: {},
+    // Present, so that a reset (which assigns a fresh state over the old) clears it.
+    compareLimit: undefined,
     jobs: [],
     failNextJob: false,
     attestations: {},

@@ -6,15 +6,18 @@
  * `with:` exactly as written; then prints the outputs, the job summary and the request timeline.
  * No account needed; nothing is left running.
  * `--node PATH` runs the action under another Node (CI uses Node 24); `--check` exits 1 unless
- * the action succeeded with the outputs a user relies on; `--proxy` starts a local forward proxy
- * and runs the step with HTTP_PROXY / HTTPS_PROXY pointing at it, and says how many requests
- * passed through it (with `--check`, every one must have).
+ * the action succeeded with the outputs a user relies on; `--proxy` puts the emulator behind
+ * https as `api.corp.test` (a self-signed certificate, trusted with NODE_EXTRA_CA_CERTS), starts
+ * a local forward proxy that alone resolves that name, and runs the step with HTTPS_PROXY
+ * pointing at it (loopback is never proxied, so the name is what makes the proxy needed); it says
+ * how many tunnels passed through it (with `--check`, there must be some).
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { startForwardProxy } from '../__fixtures__/forward-proxy.js'
+import { startTlsFront } from '../__fixtures__/tls-front.js'
 import { startEmulator } from '../emulator/index.js'
 import { documentedJobs, stageJob } from './documented-jobs.js'
 import { runAction } from './run-action.js'
@@ -33,19 +36,25 @@ const { values: args } = parseArgs({
 const release = documentedJobs().find(job => job.source === RELEASE)
 if (!release) throw new Error(`${RELEASE} has no record-deployment step`)
 const emulator = await startEmulator({ tokens: { [TOKEN]: { permissions: 'all' } } })
-const proxy = args.proxy ? await startForwardProxy() : undefined
+const front = args.proxy
+  ? await startTlsFront(Number(new URL(emulator.url).port), 'api.corp.test')
+  : undefined
+const proxy = front
+  ? await startForwardProxy({ hosts: { [front.hostname]: '127.0.0.1' } })
+  : undefined
 const scratch = await mkdtemp(join(tmpdir(), 'record-deployment-demo-'))
 let failed = false
 try {
   const staged = await stageJob(release, join(scratch, 'workspace'), {
     token: TOKEN,
-    apiUrl: emulator.url
+    apiUrl: front?.url ?? emulator.url
   })
   emulator.seed(staged.seed)
   // The launcher passes only the env it is given: the proxy variables are set here explicitly.
-  const proxyEnv: Record<string, string> = proxy
-    ? { HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url }
-    : {}
+  const proxyEnv: Record<string, string> =
+    proxy && front
+      ? { HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: front.caFile }
+      : {}
   const run = await runAction(staged.inputs, proxyEnv, { node: args.node, context: staged.context })
   const started = emulator.requests[0]?.arrivedAt ?? 0
 
@@ -110,6 +119,7 @@ try {
 } finally {
   await emulator.close()
   await proxy?.close()
+  await front?.close()
   await rm(scratch, { recursive: true, force: true })
 }
 process.exitCode = failed ? 1 : 0

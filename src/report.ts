@@ -12,6 +12,7 @@ export function toOutputs(result: RunResult): Record<string, string> {
     'job-id': result.jobId === undefined ? '' : String(result.jobId),
     'job-status': result.jobStatus ?? '',
     errors: JSON.stringify(result.deploymentErrors),
+    decommissioned: JSON.stringify(result.decommissioned),
     labeled: JSON.stringify(result.labeled),
     'pull-requests': result.labeled.map(l => l.number).join(','),
     planned: JSON.stringify(result.preview)
@@ -110,7 +111,7 @@ export function renderSummary(result: RunResult, org: string): string {
       for (const e of result.deploymentErrors.slice(0, MAX_SUMMARY_ROWS)) {
         const d = e.deployment ?? {}
         out.push(
-          `| ${cell(d.deployment_name ?? '')} | ${cell(d.name ?? '')} | ${cell(e.cause ?? '')} |`
+          `| ${cell(d.deployment_name ?? '')} | ${cell(d.name ?? e.name ?? '')} | ${cell(e.cause ?? '')} |`
         )
       }
       if (result.deploymentErrors.length > MAX_SUMMARY_ROWS) {
@@ -119,6 +120,27 @@ export function renderSummary(result: RunResult, org: string): string {
       }
       out.push('')
     }
+  }
+
+  if (result.decommissioned.length > 0) {
+    const title = result.dryRun ? 'Would decommission' : 'Decommissioned'
+    out.push(
+      `### ${title} (${result.decommissioned.length})`,
+      '',
+      '| Deployment | Artifact | Digest |',
+      '|---|---|---|',
+      ...result.decommissioned
+        .slice(0, MAX_SUMMARY_ROWS)
+        .map(
+          d =>
+            `| ${cell(d.deployment_name)} | ${cell(d.name)}${d.version ? ` ${cell(d.version)}` : ''} | ${cell(shortDigest(d.digest))} |`
+        )
+    )
+    if (result.decommissioned.length > MAX_SUMMARY_ROWS) {
+      const more = result.decommissioned.length - MAX_SUMMARY_ROWS
+      out.push('', `... and ${more} more; the \`decommissioned\` output has them all.`)
+    }
+    out.push('')
   }
 
   if (result.labeled.length > 0) {

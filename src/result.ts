@@ -19,6 +19,15 @@ export interface PreviewRequest {
   records?: Array<{ deployment_name: string; digest: string; effect: RecordEffect }>
 }
 
+/** A deployment of a cluster recorded as `decommissioned` (the `decommissioned` output). */
+export interface DecommissionedDeployment {
+  deployment_name: string
+  name: string
+  digest: string
+  version?: string
+  github_repository?: string
+}
+
 /** One thing the step could not do. */
 export interface StepFailure {
   /** What was being done, e.g. "deployment record web in production". */
@@ -45,6 +54,8 @@ export interface RunResult {
   deploymentErrors: SkippedDeployment[]
   jobId?: number
   jobStatus?: string
+  /** Cluster deployments recorded as decommissioned; in a dry run, those it would decommission. */
+  decommissioned: DecommissionedDeployment[]
   /** Dry run: the writes it would send. */
   preview: PreviewRequest[]
   /** Issues and pull requests that carry the labels now. */
@@ -66,6 +77,7 @@ export function emptyResult(dryRun: boolean, requests = { reads: 0, writes: 0 })
     deploymentRecords: [],
     storageRecords: [],
     deploymentErrors: [],
+    decommissioned: [],
     preview: [],
     labeled: [],
     done: [],

@@ -54,3 +54,38 @@ export function readRunEvent(
   }
   return { event: { ...event, payload } }
 }
+
+/** Events whose runs get a read-only token when the pull request comes from a fork. */
+const FORK_READ_ONLY_EVENTS = new Set([
+  'pull_request',
+  'pull_request_review',
+  'pull_request_review_comment'
+])
+
+/**
+ * The fork (`owner/name`) the run's pull request comes from, when the run is for one and its
+ * token is therefore read-only: the payload's head repository differs from its base repository
+ * (a head repository of `null` is a fork deleted since: `deleted since`). `pull_request_target`
+ * runs with the base repository's token, so it is never one.
+ */
+export function forkOf(event: Pick<RunEvent, 'eventName' | 'payload'>): string | undefined {
+  if (!FORK_READ_ONLY_EVENTS.has(event.eventName)) return undefined
+  const pull = field(event.payload, 'pull_request')
+  const base = fullName(field(field(pull, 'base'), 'repo'))
+  const headRepo = field(field(pull, 'head'), 'repo')
+  if (base === undefined) return undefined
+  if (headRepo === null) return 'deleted since'
+  const head = fullName(headRepo)
+  return head !== undefined && head.toLowerCase() !== base.toLowerCase() ? head : undefined
+}
+
+function field(value: unknown, name: string): unknown {
+  return typeof value === 'object' && value !== null
+    ? (value as Record<string, unknown>)[name]
+    : undefined
+}
+
+function fullName(repo: unknown): string | undefined {
+  const name = field(repo, 'full_name')
+  return typeof name === 'string' && name !== '' ? name : undefined
+}

@@ -9,7 +9,7 @@ import { applyLabels } from './labels/apply.js'
 import { recordRequests } from './records/requests.js'
 import { previewRecords, writeRecords } from './records/write.js'
 import { emptyResult, stoppedByFatal, type RunResult } from './result.js'
-import { readRunEvent, type RunEvent } from './run-event.js'
+import { forkOf, readRunEvent, type RunEvent } from './run-event.js'
 import { ACTION_VERSION } from './version.js'
 
 export const USER_AGENT = `record-deployment/${ACTION_VERSION}`
@@ -49,6 +49,7 @@ export async function run(inputs: Inputs, options: RunOptions = {}): Promise<Run
   const clock = cancellation
     ? cancellableClock(options.clock ?? systemClock, cancellation)
     : (options.clock ?? systemClock)
+  const event = options.event ?? readRunEvent().event
   const client = new ServiceClient({
     baseUrl: connection.apiUrl,
     token: connection.token,
@@ -61,11 +62,13 @@ export async function run(inputs: Inputs, options: RunOptions = {}): Promise<Run
     random: options.random,
     requestTimeoutMs: options.requestTimeoutMs,
     env: options.env,
+    // A pull request from a fork runs with a read-only token: a refused write says so.
+    fork: forkOf(event),
     log
   })
   if (client.proxy)
     log.info(
-      `Requests go through the proxy ${client.proxy} (HTTPS_PROXY / HTTP_PROXY), except to hosts NO_PROXY names`
+      `Requests go through the proxy ${client.proxy} (HTTPS_PROXY / HTTP_PROXY), except to loopback and hosts NO_PROXY names`
     )
   const result = emptyResult(dryRun, client.counts)
   const org = connection.org
@@ -97,7 +100,6 @@ export async function run(inputs: Inputs, options: RunOptions = {}): Promise<Run
   }
   if (labels) {
     const { owner, name: repo } = connection.repository
-    const event = options.event ?? readRunEvent().event
     jobs.push({
       what: 'labels',
       work: async () => {

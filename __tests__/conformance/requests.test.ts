@@ -33,7 +33,8 @@ const SEED: SeedData = {
   pulls: {
     'acme/web': [
       { number: 12, merged: true, body: 'Fixes #20', labels: ['staging'] },
-      { number: 14, merged: true }
+      { number: 14, merged: true },
+      { number: 16, merged: true, head_ref: 'cache' }
     ]
   },
   issues: { 'acme/web': [{ number: 20, title: 'Broken retries' }] },
@@ -41,6 +42,15 @@ const SEED: SeedData = {
     'acme/web': [
       { sha: sha(1), message: 'Start' },
       { sha: sha(2), message: 'Add retries (#12)', pulls: [12] },
+      // A merge-commit pull request: its branch commit is its own unless others were merged
+      // into that branch, which discovery asks the pull request list.
+      { sha: sha(6), message: 'Cache the index', pulls: [16] },
+      {
+        sha: sha(7),
+        message: 'Merge pull request #16 from acme/cache',
+        parents: [sha(2), sha(6)],
+        pulls: [16]
+      },
       { sha: sha(3), message: 'Tune the pool', pulls: [14] }
     ]
   }
@@ -212,6 +222,7 @@ test('every request conforms to the description, and every checked answer too', 
     'GET /repos/{owner}/{repo}/issues/{issue_number}',
     'GET /repos/{owner}/{repo}/issues/{issue_number}/labels',
     'GET /repos/{owner}/{repo}/labels/{name}',
+    'GET /repos/{owner}/{repo}/pulls',
     'GET /repos/{owner}/{repo}/pulls/{pull_number}',
     'PATCH /repos/{owner}/{repo}/labels/{name}',
     'POST /orgs/{org}/artifacts/metadata/deployment-record',

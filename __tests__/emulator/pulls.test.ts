@@ -107,3 +107,69 @@ describe('pull request discovery reads', () => {
     }
   })
 })
+
+describe('a history with merges', () => {
+  let emulator: Emulator
+  // main: 1 - 2 ------ 5 (merges 4); branch: 2 - 3 - 4
+  beforeAll(async () => {
+    emulator = await startEmulator({
+      seed: {
+        pulls: {
+          'acme/web': [
+            { number: 8, base_ref: 'develop' },
+            { number: 9, base_ref: 'main', head_ref: 'develop' },
+            { number: 10, base_ref: 'develop', merged: false, state: 'open' }
+          ]
+        },
+        commits: {
+          'acme/web': [
+            { sha: sha(1), message: 'start' },
+            { sha: sha(2), message: 'second' },
+            { sha: sha(3), message: 'on the branch' },
+            { sha: sha(4), message: 'more on the branch' },
+            { sha: sha(5), message: 'Merge pull request #9', parents: [sha(2), sha(4)] }
+          ]
+        }
+      }
+    })
+  })
+  afterAll(() => emulator.close())
+
+  test('compare lists merged branches too, each commit with its parents', async () => {
+    const answer = await call(emulator, 'GET', `${R}/compare/${sha(1)}...${sha(5)}`)
+    expect(answer.json).toMatchObject({ status: 'ahead', ahead_by: 4, total_commits: 4 })
+    expect(
+      answer.json.commits.map((c: { sha: string; parents: { sha: string }[] }) => [
+        c.sha,
+        c.parents.map(p => p.sha)
+      ])
+    ).toEqual([
+      [sha(2), [sha(1)]],
+      [sha(3), [sha(2)]],
+      [sha(4), [sha(3)]],
+      [sha(5), [sha(2), sha(4)]]
+    ])
+    // Head an ancestor of base: behind by the two branch commits, nothing to list.
+    const diverged = await call(emulator, 'GET', `${R}/compare/${sha(4)}...${sha(2)}`)
+    expect(diverged.json).toMatchObject({ status: 'behind', behind_by: 2, commits: [] })
+  })
+
+  test('compareLimit lists only the newest commits; total_commits counts all', async () => {
+    emulator.seed({ compareLimit: 2 })
+    const answer = await call(emulator, 'GET', `${R}/compare/${sha(1)}...${sha(5)}?per_page=100`)
+    expect(answer.json.total_commits).toBe(4)
+    expect(answer.json.commits.map((c: { sha: string }) => c.sha)).toEqual([sha(4), sha(5)])
+    emulator.reset()
+    const all = await call(emulator, 'GET', `${R}/compare/${sha(1)}...${sha(5)}`)
+    expect(all.json.commits).toHaveLength(4)
+  })
+
+  test('pulls lists by state and base, newest first', async () => {
+    const closed = await call(emulator, 'GET', `${R}/pulls?state=closed&base=develop`)
+    expect(closed.json.map((p: { number: number }) => p.number)).toEqual([8])
+    const all = await call(emulator, 'GET', `${R}/pulls?state=all`)
+    expect(all.json.map((p: { number: number }) => p.number)).toEqual([10, 9, 8])
+    const open = await call(emulator, 'GET', `${R}/pulls`)
+    expect(open.json.map((p: { number: number }) => p.number)).toEqual([10])
+  })
+})

@@ -4,6 +4,7 @@
  * it shows, against the emulator, and does what it says. A new example is covered by this table
  * without new test code; what it must do is read from its own inputs.
  */
+import { readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -139,6 +140,15 @@ test.each(jobs.flatMap(runsOf))('%s records what it says', async (_name, job, si
       )
     }
     expect(run.outputs['errors']).toBe('[]')
+    if (inputs['state-file']) {
+      // The step remembers what it recorded, for the next run to decommission what went away.
+      const state = JSON.parse(readFileSync(join(workspace, inputs['state-file']), 'utf8')) as {
+        deployments: Array<{ deployment_name: string }>
+      }
+      expect(state.deployments.map(d => d.deployment_name).sort()).toEqual(
+        staged.clusterItems.map(item => item.deployment_name).sort()
+      )
+    }
   }
 
   const add = listOf(inputs['labels'])

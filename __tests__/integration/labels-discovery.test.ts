@@ -75,10 +75,10 @@ describe('push', () => {
       ]
     })
     expect(paths()).toContain(`${R}/compare/${sha(1)}...${sha(5)}`)
-    // Only the commits that name no pull request are looked up.
+    // Only the commits that name no pull request are looked up, the newest first.
     expect(paths().filter(p => p.includes('/commits/'))).toEqual([
-      `${R}/commits/${sha(4)}/pulls`,
-      `${R}/commits/${sha(5)}/pulls`
+      `${R}/commits/${sha(5)}/pulls`,
+      `${R}/commits/${sha(4)}/pulls`
     ])
   })
 
@@ -231,10 +231,11 @@ describe('ranges (tags, releases, dispatch, deployment)', () => {
     expect(found.warnings).toEqual([])
     expect(found.numbers).toEqual([11, 12, 14, 15])
     expect(found.notes[0]).toMatch(
-      /^tag v1\.1\.0: #11, #12 and #14 from commit subjects, #15 from the commit lookup \(4 commits, v1\.0\.0\.\.[0-9a-f]{7} read with git\)$/
+      /^tag v1\.1\.0: #11, #12 and #14 from commit subjects, #15 from the commit lookup \(5 commits, v1\.0\.0\.\.[0-9a-f]{7} read with git\)$/
     )
     expect(paths().some(p => p.includes('/compare/'))).toBe(false)
-    // --first-parent: the feature branch's own commit is not looked up.
+    // Every commit is read, the feature branch's own too; #12's merge commit accounts for it,
+    // so it is not looked up.
     expect(paths().filter(p => p.includes('/commits/'))).toEqual([
       `${R}/commits/${shas['plain']}/pulls`
     ])
@@ -346,4 +347,29 @@ test('applyLabels: `since` from the inputs drives discovery, and each target is 
   expect(writesOf(emulator.requests).map(w => w.path)).toEqual([`${R}/issues/14/labels`])
   expect(paths().filter(p => p === `${R}/issues/12/labels`)).toHaveLength(1)
   expect(log.text()).toMatch(/info: Labels: workflow_dispatch: #12 and #14 from commit subjects/)
+})
+
+test('more commits naming none than lookups: the warning names what was left out and why, not `since`', async () => {
+  // 305 main-line commits that name no pull request; the oldest one is #40's.
+  const long = (n: number) => n.toString(16).padStart(4, '0').repeat(10)
+  const commits: SeedCommit[] = [{ sha: long(1), message: 'Start' }]
+  for (let n = 2; n <= 306; n++)
+    commits.push({ sha: long(n), message: `Change ${n}`, pulls: n === 2 ? [40] : [] })
+  emulator.seed({
+    pulls: { [REPO]: [{ number: 40 }] },
+    commits: { [REPO]: commits },
+    refs: { [REPO]: { 'v1.0.0': long(1) } }
+  })
+
+  const found = await discover({ eventName: 'workflow_dispatch', sha: long(306), since: 'v1.0.0' })
+
+  expect(paths().filter(p => p.endsWith('/pulls') && p.includes('/commits/'))).toHaveLength(300)
+  expect(found.numbers).toEqual([])
+  expect(found.warnings).toEqual([
+    'workflow_dispatch: 5 commits that name no pull request were not looked up (5 on the main ' +
+      'line, 0 on merged branches: 0006000, 0005000, 0004000, 0003000, 0002000), because one run ' +
+      'looks up at most 300 commits (main-line commits first, then commits of merged branches ' +
+      'that no pull request found accounts for). The pull requests that brought them, if any, ' +
+      'are not labeled: list them in `pull-requests` in a step of their own.'
+  ])
 })

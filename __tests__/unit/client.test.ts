@@ -435,6 +435,23 @@ describe('redirects', () => {
     expect(seen[1]?.headers['authorization']).toBeUndefined()
   })
 
+  test('a 404 after a remembered redirect to another origin still names the redirect, and is fatal', async () => {
+    const { client, on } = setup()
+    const other = 'https://elsewhere.example.test'
+    on('GET', '/r', { status: 301, headers: { location: `${other}/r` } })
+    on(
+      'GET',
+      `${other}/r`,
+      { status: 200, body: {} },
+      { status: 404, body: { message: 'Not Found' } }
+    )
+    await client.request('GET', '/r')
+    const error = (await client.request('GET', '/r').catch(e => e)) as ServiceError
+    expect(error.fatal).toBe(true)
+    expect(error.hint).toContain(`A redirect led to ${other}, another origin than \`api-url\``)
+    expect(error.hint).not.toMatch(/needs the permission/)
+  })
+
   test(`more than ${MAX_REDIRECTS} redirects is an error`, async () => {
     const { client, on } = setup()
     for (let i = 0; i <= MAX_REDIRECTS; i++)

@@ -20,6 +20,7 @@ test('there is an example for each common job', () => {
     'label-staging.yml',
     'promote-with-labels.yml',
     'record-cluster-kubectl.yml',
+    'record-cluster-state.yml',
     'record-cluster.yml',
     'record-deploy.yml',
     'record-storage.yml',

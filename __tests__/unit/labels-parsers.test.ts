@@ -1,4 +1,9 @@
-import { closingReferences, list, pullNumberFromSubject } from '../../src/labels/references.js'
+import {
+  closingReferences,
+  list,
+  pullNumberFromSubject,
+  pullReferenceFromSubject
+} from '../../src/labels/references.js'
 
 describe('pullNumberFromSubject', () => {
   test('merge-commit subjects', () => {
@@ -20,6 +25,18 @@ describe('pullNumberFromSubject', () => {
     expect(pullNumberFromSubject("Merge branch 'main' of github.com:acme/web")).toBeUndefined()
     expect(pullNumberFromSubject('Add retries (#0)')).toBeUndefined()
     expect(pullNumberFromSubject('')).toBeUndefined()
+  })
+
+  test("the kind tells GitHub's merge subject from a subject that ends in (#N)", () => {
+    expect(pullReferenceFromSubject('Merge pull request #12 from acme/x (#3)')).toEqual({
+      number: 12,
+      kind: 'merge'
+    })
+    expect(pullReferenceFromSubject('Cache the index (#13)')).toEqual({
+      number: 13,
+      kind: 'squash'
+    })
+    expect(pullReferenceFromSubject('Revert "Merge pull request #12 from acme/x"')).toBeUndefined()
   })
 })
 

@@ -1,4 +1,4 @@
-import type { Agent as UndiciAgent, Dispatcher, EnvHttpProxyAgent } from 'undici'
+import type { Agent as UndiciAgent, Dispatcher, ProxyAgent } from 'undici'
 // Only the dispatcher the client uses, and its `request` method: undici's package entry loads all
 // of undici (fetch, WebSocket, HTTP/2, caches), about 90 ms of a cold start for code the action
 // never calls. undici ships no types for its files, only for its entry.
@@ -10,9 +10,10 @@ import DispatcherClass from 'undici/lib/dispatcher/dispatcher.js'
 import request from 'undici/lib/api/api-request.js'
 // @ts-expect-error see above
 import connect from 'undici/lib/api/api-connect.js'
-// Bundled like the Agent, but constructed only when a proxy variable is set.
+// Bundled like the Agent, but constructed only when a request goes through a proxy.
 // @ts-expect-error see above
-import EnvHttpProxyAgentClass from 'undici/lib/dispatcher/env-http-proxy-agent.js'
+import ProxyAgentClass from 'undici/lib/dispatcher/proxy-agent.js'
+import { chooseProxy, readProxySettings, type ProxySettings } from './proxy.js'
 
 // What undici's entry does to give every dispatcher its API, for the two methods in use:
 // `request()`, which the client calls, and `connect()`, which the proxy agent opens tunnels with.
@@ -22,67 +23,54 @@ export const Agent = AgentClass as typeof UndiciAgent
 
 type Env = Record<string, string | undefined>
 
-/** The proxy variables the runner's own tools honour, either case (lower case wins, as in curl). */
-export function proxyFromEnv(env: Env): {
-  httpsProxy?: string
-  httpProxy?: string
-  noProxy?: string
-} {
-  const pick = (name: string) => {
-    const value = env[name.toLowerCase()] ?? env[name.toUpperCase()]
-    return value !== undefined && value.trim() !== '' ? value.trim() : undefined
-  }
-  return {
-    httpsProxy: pick('https_proxy'),
-    httpProxy: pick('http_proxy'),
-    noProxy: pick('no_proxy')
-  }
-}
-
-/** `http://user:secret@proxy:3128` as `http://proxy:3128`: credentials never reach the log. */
-export function describeProxy(uri: string): string {
-  try {
-    const url = new URL(uri)
-    return `${url.protocol}//${url.host}`
-  } catch {
-    return '(an unparsable proxy URL)'
-  }
-}
-
-export interface ServiceDispatcher {
-  dispatcher: Dispatcher
-  /** the proxy in use, credentials left out; undefined without one */
-  proxy?: string
-}
+/** How one request leaves: the dispatcher, and the proxy it goes through (credentials left out). */
+export type Route =
+  | { dispatcher: Dispatcher; proxy?: string; variable?: string }
+  /** a proxy variable that would be used but cannot be: `variable` names it, `problem` says why */
+  | { variable: string; problem: string }
 
 /**
- * The dispatcher for the service: a plain Agent, or, when HTTPS_PROXY / HTTP_PROXY is set, undici's
- * EnvHttpProxyAgent, which sends each request through the proxy unless NO_PROXY names its host
- * (entries, ports, leading dots, `*`), the same rules the runner's own tools follow. The proxy
- * agent is loaded only then, so a run without a proxy pays nothing for it.
+ * The dispatchers for the service: a plain Agent, and a ProxyAgent per proxy URL in use, made
+ * when the first request needs it (a run without a proxy never loads one). Which one a request
+ * takes is decided per request by `chooseProxy` (HTTPS_PROXY / HTTP_PROXY / NO_PROXY as the
+ * runner's own tools read them), not by undici's EnvHttpProxyAgent.
  */
-export function serviceDispatcher(
-  options: UndiciAgent.Options,
-  env: Env = process.env
-): ServiceDispatcher {
-  const { httpsProxy, httpProxy, noProxy } = proxyFromEnv(env)
-  if (httpsProxy === undefined && httpProxy === undefined) return { dispatcher: new Agent(options) }
-  const EnvProxy = EnvHttpProxyAgentClass as typeof EnvHttpProxyAgent
-  // undici warns once that the class is experimental; in a step's log that reads like a fault of
-  // the action. The variables are given explicitly, so both cases are read the same way.
-  const emitWarning = process.emitWarning
-  process.emitWarning = () => undefined
-  try {
-    const dispatcher = new EnvProxy({
-      ...options,
-      // '' is "none" to undici (it would read process.env again for undefined); HTTPS_PROXY unset
-      // means https goes through HTTP_PROXY, as undici and the runner's tools do.
-      httpProxy: httpProxy ?? '',
-      httpsProxy: httpsProxy ?? '',
-      noProxy: noProxy ?? ''
-    })
-    return { dispatcher, proxy: describeProxy((httpsProxy ?? httpProxy) as string) }
-  } finally {
-    process.emitWarning = emitWarning
+export class Dispatchers {
+  private direct: Dispatcher | undefined
+  private readonly proxies = new Map<string, Dispatcher>()
+  private readonly settings: ProxySettings
+
+  constructor(
+    private readonly options: UndiciAgent.Options,
+    env: Env = process.env,
+    /** one dispatcher for every request, and no proxy rule (tests) */
+    private readonly given?: Dispatcher
+  ) {
+    this.settings = readProxySettings(env)
+  }
+
+  /** `origin` is `https://host[:port]` (or http). */
+  route(origin: string): Route {
+    if (this.given) return { dispatcher: this.given }
+    const choice = chooseProxy(origin, this.settings)
+    if (choice.kind === 'invalid') return choice
+    if (choice.kind === 'direct') return { dispatcher: (this.direct ??= new Agent(this.options)) }
+    let dispatcher = this.proxies.get(choice.url)
+    if (dispatcher === undefined) {
+      const Proxy = ProxyAgentClass as typeof ProxyAgent
+      try {
+        // Credentials in the URL become its Proxy-Authorization, as the toolkit sends them.
+        dispatcher = new Proxy({ ...this.options, uri: choice.url })
+      } catch (error) {
+        return { variable: choice.variable, problem: `it is not a usable proxy (${String(error)})` }
+      }
+      this.proxies.set(choice.url, dispatcher)
+    }
+    return { dispatcher, proxy: choice.shown, variable: choice.variable }
+  }
+
+  async close(): Promise<void> {
+    if (this.given) return
+    await Promise.all([this.direct, ...this.proxies.values()].map(d => d?.close()))
   }
 }

@@ -1,25 +1,39 @@
 // Over 300 lines on purpose: one request loop whose queue, write pacing, retry budget, step
 // deadline and remembered redirects are shared state; split, each part would need the others.
 import type { Dispatcher } from 'undici'
-import { serviceDispatcher, type ServiceDispatcher } from './agent.js'
+import { Dispatchers } from './agent.js'
 import { CancelledError, type Cancellation } from './cancel.js'
 import { systemClock, type Clock } from './clock.js'
-import { permissionHint, ServiceError } from './errors.js'
+import type { ServiceError } from './errors.js'
+import {
+  noAnswer,
+  pastDeadline,
+  proxyRefused,
+  responseFailure,
+  unexpectedBody,
+  unfollowable,
+  unreachable,
+  unusableProxy,
+  type Elsewhere,
+  type FailureContext
+} from './failures.js'
 import { silentLog, type Log } from './log.js'
 import { isWrite, WritePacer } from './pacer.js'
-import { decideRetry, type FailureClass, type Outcome } from './retry-policy.js'
+import { decideRetry, type FailureClass } from './retry-policy.js'
 import {
   REDIRECTS,
-  errorBody,
   flattenHeaders,
   formatSeconds,
   nextLink,
   parseBody,
+  proxyRefusal,
   redactQuery,
   splitUrl,
+  thrownAttempt,
+  toOutcome,
   unreachableCause,
   usableLocation,
-  versionHint
+  type Attempt
 } from './wire.js'
 
 /** Per attempt. The service itself stops work at 10 s, so an answer later than this is not coming. */
@@ -47,6 +61,8 @@ export interface ClientOptions {
   cancellation?: Cancellation
   /** the proxy variables (HTTPS_PROXY, HTTP_PROXY, NO_PROXY); `process.env` unless given */
   env?: Record<string, string | undefined>
+  /** the fork (`owner/name`) of the pull request the run is for: its token is read-only */
+  fork?: string
 }
 
 export interface RequestOptions {
@@ -65,10 +81,6 @@ export interface RequestCounts {
   writes: number
 }
 
-type Attempt =
-  | { kind: 'response'; status: number; headers: Record<string, string>; text: string }
-  | { kind: 'network' | 'timeout'; error: Error }
-
 /**
  * The one way the action talks to the service: one request at a time, writes spaced
  * `WRITE_GAP_MS` apart, transient failures and rate limits retried, redirects followed,
@@ -78,10 +90,10 @@ export class ServiceClient {
   readonly counts: RequestCounts = { reads: 0, writes: 0 }
   private readonly origin: string
   private readonly basePath: string
-  private readonly dispatcher: Dispatcher
-  private readonly ownsDispatcher: boolean
-  /** the proxy requests go through (credentials left out), when one is set */
+  private readonly dispatchers: Dispatchers
+  /** the proxy requests to `api-url` go through (credentials left out), when one is set */
   readonly proxy?: string
+  private readonly failures: FailureContext
   private readonly clock: Clock
   private readonly random: () => number
   private readonly timeoutMs: number
@@ -95,14 +107,21 @@ export class ServiceClient {
     const base = splitUrl(options.baseUrl)
     this.origin = base.origin
     this.basePath = base.path.replace(/\/+$/, '')
-    this.ownsDispatcher = options.dispatcher === undefined
-    // Through HTTPS_PROXY / HTTP_PROXY unless NO_PROXY says otherwise; timeouts, retries and
-    // redirects are this client's, so they hold through the proxy the same way.
-    const own = options.dispatcher
-      ? undefined
-      : serviceDispatcher({ keepAliveTimeout: 10_000, connections: 4 }, options.env ?? process.env)
-    this.dispatcher = options.dispatcher ?? (own as ServiceDispatcher).dispatcher
-    this.proxy = own?.proxy
+    // Through HTTPS_PROXY / HTTP_PROXY unless NO_PROXY says otherwise, decided per request;
+    // timeouts, retries and redirects are this client's, so they hold through the proxy the same way.
+    this.dispatchers = new Dispatchers(
+      { keepAliveTimeout: 10_000, connections: 4 },
+      options.env ?? process.env,
+      options.dispatcher
+    )
+    const route = this.dispatchers.route(this.origin)
+    this.proxy = 'proxy' in route ? route.proxy : undefined
+    this.failures = {
+      origin: this.origin,
+      basePath: this.basePath,
+      apiVersion: options.apiVersion,
+      fork: options.fork
+    }
     this.clock = options.clock ?? systemClock
     this.random = options.random ?? Math.random
     this.timeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS
@@ -144,7 +163,7 @@ export class ServiceClient {
   }
 
   async close(): Promise<void> {
-    if (this.ownsDispatcher) await this.dispatcher.close()
+    await this.dispatchers.close()
   }
 
   private async execute<T>(
@@ -169,8 +188,14 @@ export class ServiceClient {
   ): Promise<ServiceResponse<T>> {
     let bodyText = options.body === undefined ? undefined : JSON.stringify(options.body)
     const displayPath = this.displayPath(path)
-    let url = this.absolute(path)
-    url = this.permanentRedirects.get(url) ?? url
+    const given = this.absolute(path)
+    let url = this.permanentRedirects.get(given) ?? given
+    /** what sent the request to another origin than api-url's, when something did */
+    let how: Elsewhere['how'] | undefined = this.isElsewhere(given)
+      ? 'next link'
+      : this.isElsewhere(url)
+        ? 'redirect'
+        : undefined
     let redirects = 0
     /** The method on the wire: a 303 turns a write into the GET of its answer. */
     let sentMethod = method
@@ -192,34 +217,16 @@ export class ServiceClient {
           // A body cut short on the way fails in undici (its length was promised), so a whole
           // answer that is not JSON came from something else than the API: a proxy's or a
           // portal's page, or an \`api-url\` that names a web site. Asking again gets the same.
-          throw this.unexpectedBody(method, displayPath, failed)
+          throw unexpectedBody(method, displayPath, failed)
         } else if (REDIRECTS.has(status)) {
           const target = usableLocation(headers['location'], url)
-          if (target === undefined) {
-            throw new ServiceError({
-              method,
-              path: displayPath,
-              status,
-              serviceMessage:
-                headers['location'] === undefined || headers['location'].trim() === ''
-                  ? `redirect ${status} without a location to follow`
-                  : `redirect ${status} to a location that is not an http(s) URL: ${JSON.stringify(redactQuery(headers['location']).slice(0, 200))}`,
-              requestId: headers['x-github-request-id'],
-              hint: 'The service (or something between it and the runner) sent a redirect the step cannot follow; check `api-url`.'
-            })
-          }
-          if (++redirects > MAX_REDIRECTS) {
-            throw new ServiceError({
-              method,
-              path: displayPath,
-              status,
-              serviceMessage: `more than ${MAX_REDIRECTS} redirects`,
-              requestId: headers['x-github-request-id']
-            })
-          }
+          if (target === undefined) throw unfollowable(method, displayPath, failed)
+          if (++redirects > MAX_REDIRECTS)
+            throw unfollowable(method, displayPath, failed, `more than ${MAX_REDIRECTS} redirects`)
           if (status === 301 || status === 308) this.permanentRedirects.set(url, target)
           this.log.debug(`${method} ${displayPath}: ${status} redirect to ${redactQuery(target)}`)
           url = target
+          if (this.isElsewhere(url)) how ??= 'redirect'
           // 303 See Other: the answer is elsewhere, fetched with GET and without the body.
           if (status === 303 && sentMethod !== 'GET' && sentMethod !== 'HEAD') {
             sentMethod = 'GET'
@@ -234,9 +241,14 @@ export class ServiceClient {
       const outcome = toOutcome(failed)
       const decision = decideRetry(outcome, this.context(retriesMade, untimedRateLimits))
       if (!decision.retry) {
-        if (failed.kind === 'network' && !reachedService)
-          throw this.unreachable(method, displayPath, url, failed.error, retriesMade)
-        throw this.failure(method, displayPath, failed, retriesMade, decision)
+        const elsewhere =
+          how !== undefined && this.isElsewhere(url)
+            ? { origin: splitUrl(url).origin, how }
+            : undefined
+        throw this.failure(method, displayPath, url, failed, retriesMade, decision, {
+          reachedService,
+          elsewhere
+        })
       }
       if (decision.failure === 'rate-limit' && outcome.kind === 'response') {
         const named =
@@ -246,6 +258,39 @@ export class ServiceClient {
       await this.waitBeforeRetry(method, displayPath, decision.reason, decision.waitMs, retriesMade)
       retriesMade++
     }
+  }
+
+  private failure(
+    method: string,
+    displayPath: string,
+    url: string,
+    failed: Attempt,
+    retriesMade: number,
+    decision: { failure: FailureClass; reason: string },
+    where: { reachedService: boolean; elsewhere?: Elsewhere }
+  ): ServiceError {
+    const attempts = retriesMade + 1
+    if (failed.kind === 'response') {
+      const { elsewhere } = where
+      return responseFailure(
+        this.failures,
+        method,
+        displayPath,
+        failed,
+        attempts,
+        decision,
+        elsewhere
+      )
+    }
+    const route = this.dispatchers.route(splitUrl(url).origin)
+    const proxy = 'proxy' in route ? route.proxy : undefined
+    if (failed.kind === 'network' && !where.reachedService)
+      return unreachable(this.failures, method, displayPath, url, failed.error, attempts, proxy)
+    return noAnswer(this.failures, method, displayPath, decision.reason, attempts, proxy)
+  }
+
+  private isElsewhere(url: string): boolean {
+    return splitUrl(url).origin !== this.origin
   }
 
   private context(retriesMade: number, untimedRateLimits: number) {
@@ -266,15 +311,13 @@ export class ServiceClient {
     retriesMade: number
   ): Promise<void> {
     if (this.clock.now() + waitMs - this.startedAt > STEP_DEADLINE_MS) {
-      throw new ServiceError({
+      const deadline = `the step's ${STEP_DEADLINE_MS / 60000} minute deadline for retries`
+      throw pastDeadline(
         method,
-        path: displayPath,
-        status: 0,
-        serviceMessage: `${reason}; waiting ${formatSeconds(waitMs)} more would pass the step's ${STEP_DEADLINE_MS / 60000} minute deadline for retries`,
-        hint: 'Run the step again later.',
-        attempts: retriesMade + 1,
-        fatal: true
-      })
+        displayPath,
+        `${reason}; waiting ${formatSeconds(waitMs)} more would pass ${deadline}`,
+        retriesMade + 1
+      )
     }
     this.log.info(
       `${method} ${displayPath}: ${reason}; retry ${retriesMade + 1} of ${this.options.maxRetries} ` +
@@ -291,6 +334,9 @@ export class ServiceClient {
   ): Promise<Attempt> {
     const write = isWrite(method)
     const { origin, path } = splitUrl(url)
+    const route = this.dispatchers.route(origin)
+    if (!('dispatcher' in route))
+      throw unusableProxy(method, this.displayPath(path), url, route.variable, route.problem)
     const headers: Record<string, string> = {
       accept: 'application/vnd.github+json',
       'x-github-api-version': this.options.apiVersion,
@@ -308,7 +354,7 @@ export class ServiceClient {
     else this.counts.reads++
     let result: Attempt
     try {
-      const response = await this.dispatcher.request({
+      const response = await route.dispatcher.request({
         origin,
         path,
         method: method as Dispatcher.HttpMethod,
@@ -339,18 +385,7 @@ export class ServiceClient {
           cancellation.reason ?? 'cancelled',
           true
         )
-      // Kept as the cause: an error from another realm (as under jest) fails `instanceof Error`,
-      // and its `code` is what says whether the service could be reached at all.
-      const err =
-        error instanceof Error ? error : new Error(String(error), { cause: error as unknown })
-      // Read name and code from what was thrown, not from `err`: the abort signal's DOMException
-      // can come from another realm (a VM context, as under jest) and then fails `instanceof Error`.
-      const thrown = (error ?? {}) as { name?: unknown; code?: unknown }
-      const timedOut = /timeout/i.test(String(thrown.name)) || /timeout/i.test(String(thrown.code))
-      result = {
-        kind: timedOut ? 'timeout' : 'network',
-        error: timedOut ? new Error(`no answer in ${this.timeoutMs} ms`) : err
-      }
+      result = thrownAttempt(error, this.timeoutMs)
     } finally {
       if (write) this.pacer.writeFinished()
     }
@@ -358,106 +393,13 @@ export class ServiceClient {
     this.log.debug(
       `${method} ${this.displayPath(path)} -> ${status} in ${Math.round(this.clock.now() - started)} ms`
     )
-    return result
-  }
-
-  private failure(
-    method: string,
-    displayPath: string,
-    attempt: Attempt,
-    retriesMade: number,
-    decision: { failure: FailureClass; reason: string }
-  ): ServiceError {
-    const { failure, reason } = decision
-    if (attempt.kind !== 'response') {
-      return new ServiceError({
-        method,
-        path: displayPath,
-        status: 0,
-        // The reason already quotes the error ("no answer in 20000 ms"): once is enough.
-        serviceMessage: reason,
-        hint: `Check that \`api-url\` (${this.origin}${this.basePath}) is right and reachable from the runner.`,
-        attempts: retriesMade + 1
-      })
+    // The proxy wants (other) credentials, or will not go there: every request would meet the same.
+    const refusal = route.proxy !== undefined ? proxyRefusal(result) : undefined
+    if (refusal !== undefined) {
+      const proxy = { url: route.proxy as string, variable: route.variable ?? 'HTTPS_PROXY' }
+      throw proxyRefused(method, this.displayPath(path), proxy, refusal, origin)
     }
-    const { status, headers } = attempt
-    const body = parseBody(attempt.text)
-    const details = errorBody(body.ok ? body.value : undefined)
-    // The same limit would stop every later call too.
-    const rateLimitGiveUp = failure === 'rate-limit'
-    return new ServiceError({
-      method,
-      path: displayPath,
-      status,
-      serviceMessage: details.message,
-      validationErrors: details.errors,
-      documentationUrl: details.documentationUrl,
-      requestId: headers['x-github-request-id'],
-      hint:
-        failure !== 'permanent'
-          ? reason
-          : (permissionHint(
-              method,
-              displayPath,
-              status,
-              headers['x-accepted-github-permissions'],
-              details.message
-            ) ?? versionHint(status, details.message, this.options.apiVersion)),
-      attempts: retriesMade + 1,
-      fatal:
-        status === 401 ||
-        rateLimitGiveUp ||
-        (status === 400 && /version/i.test(details.message ?? ''))
-    })
-  }
-
-  /**
-   * Every attempt failed before a connection was made (refused, no such host, TLS refused): the
-   * service is not there for this run, so every later request would spend its retries the same
-   * way. Fatal, so the run stops here and lists the rest as not attempted.
-   */
-  private unreachable(
-    method: string,
-    displayPath: string,
-    url: string,
-    error: Error,
-    retriesMade: number
-  ): ServiceError {
-    const { origin } = splitUrl(url)
-    const attempts = retriesMade + 1
-    return new ServiceError({
-      method,
-      path: displayPath,
-      status: 0,
-      serviceMessage:
-        `the service at ${origin}${origin === this.origin ? this.basePath : ''} cannot be reached: ` +
-        `${unreachableCause(error) ?? error.message}, on ${attempts === 1 ? 'the only attempt' : `all ${attempts} attempts`}`,
-      hint:
-        "Nothing more was sent. Check `api-url`, the runner's network" +
-        (this.proxy ? ` and the proxy ${this.proxy} (HTTPS_PROXY, HTTP_PROXY, NO_PROXY)` : '') +
-        ', then run the step again.',
-      attempts,
-      fatal: true
-    })
-  }
-
-  private unexpectedBody(
-    method: string,
-    displayPath: string,
-    attempt: { status: number; headers: Record<string, string>; text: string }
-  ): ServiceError {
-    const type = attempt.headers['content-type']?.split(';')[0]?.trim() || 'no content-type'
-    const start = attempt.text.trim().slice(0, 60).replace(/\s+/g, ' ')
-    return new ServiceError({
-      method,
-      path: displayPath,
-      status: attempt.status,
-      serviceMessage: `unexpected response body (${type}, not JSON): ${JSON.stringify(start)}${attempt.text.trim().length > 60 ? '…' : ''}`,
-      requestId: attempt.headers['x-github-request-id'],
-      hint:
-        'Something other than the API answered: check that `api-url` is the API (https://api.github.com, ' +
-        "or https://HOST/api/v3) and whether a proxy or portal on the runner's network rewrites answers."
-    })
+    return result
   }
 
   private absolute(path: string): string {
@@ -471,11 +413,4 @@ export class ServiceClient {
     if (this.basePath && p.startsWith(this.basePath + '/')) p = p.slice(this.basePath.length)
     return p.split('?')[0] ?? p
   }
-}
-
-function toOutcome(attempt: Attempt): Outcome {
-  if (attempt.kind !== 'response') return attempt
-  const body = parseBody(attempt.text)
-  const message = body.ok ? errorBody(body.value).message : undefined
-  return { kind: 'response', status: attempt.status, headers: attempt.headers, message }
 }

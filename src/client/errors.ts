@@ -82,7 +82,9 @@ export function permissionHint(
   path: string,
   status: number,
   acceptedPermissions?: string,
-  serviceMessage?: string
+  serviceMessage?: string,
+  /** the fork (`owner/name`) a pull request run comes from: its token is read-only */
+  fork?: string
 ): string | undefined {
   if (status === 401) {
     return 'The token was refused: it is missing, expired or revoked. Check the `token` input.'
@@ -90,11 +92,12 @@ export function permissionHint(
   const target = targetHint(path, status, serviceMessage)
   if (target) return target
   if (status !== 403 && status !== 404) return undefined
+  const write = method.toUpperCase() !== 'GET'
+  if (fork !== undefined && write) return forkHint(fork)
   const artifact = /\/artifacts\//.test(path)
   const fromHeader = acceptedPermissions
     ? describeAcceptedPermissions(acceptedPermissions)
     : undefined
-  const write = method.toUpperCase() !== 'GET'
   const needed =
     fromHeader ??
     (artifact
@@ -151,4 +154,18 @@ function targetHint(path: string, status: number, message = ''): string | undefi
     return `There is no issue or pull request ${which}: check the number in \`pull-requests\` (or the closing reference that named it), and \`repository\`.`
   if (status === 410) return `Issue ${which} was deleted: leave it out of \`pull-requests\`.`
   return undefined
+}
+
+/**
+ * A run for a pull request from a fork gets a read-only token whatever `permissions:` says, so a
+ * write fails for that reason alone. What works is a workflow that runs in the base repository.
+ */
+export function forkHint(fork: string): string {
+  return (
+    `This run is for a pull request from a fork (${fork}): GitHub gives such runs a read-only ` +
+    'token, and no `permissions:` entry can change that. Record and label from a workflow that ' +
+    "runs in the base repository instead: `pull_request_target` (it has the base repository's " +
+    "token: never check out or run the pull request's code in it), or `workflow_run` started " +
+    'when this workflow completes (pass what it needs as an artifact, and treat that as untrusted).'
+  )
 }

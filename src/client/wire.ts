@@ -1,6 +1,48 @@
 // What the wire says, read without state: error bodies, headers, URLs and links, redirect
 // targets, and the cause of a network failure. The request loop in client.ts uses these.
 import type { ValidationError } from './errors.js'
+import type { Outcome } from './retry-policy.js'
+
+/** What one attempt came to: an answer, or no answer (and why). */
+export type Attempt =
+  | { kind: 'response'; status: number; headers: Record<string, string>; text: string }
+  | { kind: 'network' | 'timeout'; error: Error }
+
+/** An attempt that threw: a timeout (ours or undici's), or any other network error. */
+export function thrownAttempt(error: unknown, timeoutMs: number): Attempt {
+  // Kept as the cause: an error from another realm (as under jest) fails `instanceof Error`,
+  // and its `code` is what says whether the service could be reached at all.
+  const err = error instanceof Error ? error : new Error(String(error), { cause: error as unknown })
+  // Read name and code from what was thrown, not from `err`: the abort signal's DOMException
+  // can come from another realm (a VM context, as under jest) and then fails `instanceof Error`.
+  const thrown = (error ?? {}) as { name?: unknown; code?: unknown }
+  const timedOut = /timeout/i.test(String(thrown.name)) || /timeout/i.test(String(thrown.code))
+  return timedOut
+    ? { kind: 'timeout', error: new Error(`no answer in ${timeoutMs} ms`) }
+    : { kind: 'network', error: err }
+}
+
+/** undici's words for a tunnel the proxy would not open, and for a 407 on a forwarded request. */
+const PROXY_STATUS = /Proxy response \((\d{3})\) !== 200|Proxy Authentication Required \((407)\)/
+
+/**
+ * The 4xx a proxy answered for itself (a CONNECT it would not open: 407 for credentials, 403 or
+ * another 4xx for its policy), or undefined. A 5xx (the proxy could not reach the host) is left
+ * to the retries, as any network blip.
+ */
+export function proxyRefusal(attempt: Attempt): number | undefined {
+  if (attempt.kind === 'response') return attempt.status === 407 ? 407 : undefined
+  const match = PROXY_STATUS.exec(attempt.error.message)
+  const status = Number(match?.[1] ?? match?.[2])
+  return status >= 400 && status < 500 ? status : undefined
+}
+
+export function toOutcome(attempt: Attempt): Outcome {
+  if (attempt.kind !== 'response') return attempt
+  const body = parseBody(attempt.text)
+  const message = body.ok ? errorBody(body.value).message : undefined
+  return { kind: 'response', status: attempt.status, headers: attempt.headers, message }
+}
 
 export function errorBody(body: unknown): {
   message?: string

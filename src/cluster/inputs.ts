@@ -7,6 +7,7 @@ import { Collector, type Parsed } from '../inputs/problems.js'
 import { withoutByteOrderMark } from '../text.js'
 import { JOB_LIMIT, SYNC_LIMIT, validateClusterItems, type ClusterItem } from './items.js'
 import { readKubernetesItems } from './kubernetes/inputs.js'
+import { planState, type StatePlan } from './state.js'
 
 export const CLUSTER_MODES = ['auto', 'sync', 'job'] as const
 export const DEFAULT_JOB_TIMEOUT_SECONDS = Number(INPUT_DEFAULTS['job-timeout'])
@@ -27,6 +28,8 @@ export interface ClusterInputs {
   jobTimeoutSeconds: number
   /** What deriving the items from `kubernetes-file` skipped, said before anything is sent. */
   warnings?: string[]
+  /** `state-file`: its decommissions are already in `items` (status `decommissioned`). */
+  state?: StatePlan
 }
 
 export interface FileReader {
@@ -63,17 +66,25 @@ export function parseClusterInputs(
   const partialSuccess = c.take('partial-success', booleanSchema)
   const jobTimeout = c.take('job-timeout', jobTimeoutSchema)
   const kubernetes = readKubernetesItems(c, env, { org })
+  const allowMass = c.take('allow-mass-decommission', booleanSchema)
+  if (allowMass !== undefined && !c.given('state-file'))
+    c.problem('allow-mass-decommission', 'belongs to `state-file`')
   if (!wantsWholeCluster(raw)) {
     c.refuseGiven(
-      ['cluster-mode', 'partial-success', 'job-timeout'],
+      ['cluster-mode', 'partial-success', 'job-timeout', 'state-file'],
       'belongs to a whole cluster, which needs `deployments`, `deployments-file` or `kubernetes-file`'
     )
     return { problems: c.problems }
   }
 
-  const items = c.given('kubernetes-file')
+  let items = c.given('kubernetes-file')
     ? kubernetes?.items
     : readItems(c, env, files, serviceRepository)
+  const input = c.given('kubernetes-file')
+    ? 'kubernetes-file'
+    : c.given('deployments')
+      ? 'deployments'
+      : 'deployments-file'
   const environment = c.take('environment', boundedText(1, 128))
   const physicalEnvironment = c.take('physical-environment', boundedText(1, 128))
   const cluster = c.take('cluster', clusterSchema)
@@ -81,13 +92,15 @@ export function parseClusterInputs(
     c.problem('environment', 'is required for a whole cluster')
   if (cluster === undefined && !c.failed('cluster'))
     c.problem('cluster', 'is required for a whole cluster')
+  let state: StatePlan | undefined
+  if (items && environment && cluster && c.given('state-file')) {
+    const where = { cluster, logicalEnvironment: environment, physicalEnvironment, items }
+    state = planState(c, env, files, where, { snapshotInput: input, allowMass: allowMass ?? false })
+    // The deployments the state lists and the snapshot lacks go in the same request.
+    if (state) items = [...items, ...state.decommissions]
+  }
   if (items !== undefined) {
     const count = items.length
-    const input = c.given('kubernetes-file')
-      ? 'kubernetes-file'
-      : c.given('deployments')
-        ? 'deployments'
-        : 'deployments-file'
     if (count > JOB_LIMIT && input === 'kubernetes-file') {
       c.problem(input, tooManyFromKubernetes(count))
     } else if (count > JOB_LIMIT) {
@@ -112,7 +125,8 @@ export function parseClusterInputs(
       mode: mode === 'sync' || mode === 'job' ? mode : items.length > SYNC_LIMIT ? 'job' : 'sync',
       partialSuccess: partialSuccess ?? false,
       jobTimeoutSeconds: jobTimeout ?? DEFAULT_JOB_TIMEOUT_SECONDS,
-      ...(kubernetes ? { warnings: kubernetes.warnings } : {})
+      ...(kubernetes ? { warnings: kubernetes.warnings } : {}),
+      ...(state ? { state } : {})
     },
     problems: c.problems
   }

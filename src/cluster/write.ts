@@ -4,11 +4,13 @@ import type { Log } from '../client/log.js'
 import { failureOf, isFatal, messageOf, type RunResult } from '../result.js'
 import type { ClusterInputs } from './inputs.js'
 import { ClusterJobError, previewCluster, recordCluster } from './record-cluster.js'
+import { announceState, previewDecommissions, settleClusterState } from './settle-state.js'
 
 /** The cluster in the user's words, for the log, the summary and the failure report. */
 export function describeCluster(c: ClusterInputs): string {
   const where = [c.logicalEnvironment, c.physicalEnvironment, c.cluster].filter(Boolean).join('/')
-  return `${c.items.length} deployments of cluster ${c.cluster} in ${where} (${c.mode === 'job' ? 'background job' : 'one request'})`
+  const gone = c.state?.decommissions.length ?? 0
+  return `${c.items.length} deployments${gone > 0 ? ` (${gone} decommissioned)` : ''} of cluster ${c.cluster} in ${where} (${c.mode === 'job' ? 'background job' : 'one request'})`
 }
 
 /** Records the whole cluster; a job that was queued keeps its id in the result, whatever follows. */
@@ -21,6 +23,7 @@ export async function writeCluster(
   log: Log
 ): Promise<void> {
   const what = describeCluster(cluster)
+  announceState(cluster, log)
   try {
     const outcome = await recordCluster(client, org, cluster, clock, log)
     result.deploymentRecords.push(...outcome.records)
@@ -29,7 +32,11 @@ export async function writeCluster(
     result.jobStatus = outcome.jobStatus
     if (outcome.failure) result.failures.push({ what, message: outcome.failure })
     else result.done.push(what)
+    // Taken by the service: a set request answered, or a job that completed.
+    const accepted = cluster.mode === 'sync' || outcome.jobStatus === 'completed'
+    await settleClusterState(cluster, accepted, outcome.rejected, result, log)
   } catch (error) {
+    await settleClusterState(cluster, false, [], result, log)
     if (error instanceof ClusterJobError) {
       result.jobId = error.jobId
       result.jobStatus = error.lastStatus
@@ -49,6 +56,7 @@ export async function previewClusterWrite(
   result: RunResult,
   log: Log
 ): Promise<void> {
+  announceState(cluster, log)
   try {
     const preview = await previewCluster(client, org, cluster, log)
     result.preview.push(preview)
@@ -61,6 +69,7 @@ export async function previewClusterWrite(
     )
     for (const r of preview.records)
       log.info(`  ${r.deployment_name} (${r.digest.slice(0, 19)}…): ${r.effect}`)
+    previewDecommissions(cluster, result, log)
   } catch (error) {
     result.failures.push({
       what: `reading the current records for ${describeCluster(cluster)}`,

@@ -44,6 +44,8 @@ export const INPUT_NAMES = [
   'cluster-mode',
   'partial-success',
   'job-timeout',
+  'state-file',
+  'allow-mass-decommission',
   ...LABEL_INPUT_NAMES,
   'dry-run',
   'max-retries'
@@ -67,6 +69,7 @@ export const INPUT_DEFAULTS = {
   'cluster-mode': 'auto',
   'partial-success': 'false',
   'job-timeout': '300',
+  'allow-mass-decommission': 'false',
   'pull-requests': 'auto',
   'label-linked-issues': 'false',
   'dry-run': 'false',

@@ -1,20 +1,11 @@
-// Over 300 lines on purpose: one Discoverer follows the contract's rules per event (pull
-// request, push, range by git or compare, commit lookup); each rule reads the others' state.
 import type { ServiceClient } from '../client/client.js'
-import { ServiceError } from '../client/errors.js'
-import {
-  compareCommits,
-  getIssue,
-  getPull,
-  isMerged,
-  isOfRepository,
-  pullsForCommit,
-  type CommitSummary,
-  type Pull
-} from '../service/pulls.js'
+import { getIssue, getPull, type CommitSummary, type Pull } from '../service/pulls.js'
 import { isSafeRef } from './inputs.js'
-import { closingReferences, list, pullNumberFromSubject } from './references.js'
-import { firstLineOf } from '../result.js'
+import { pullsOfRange, short } from './range-pulls.js'
+import { FIX_HISTORY, RangeReader, type Range } from './read-range.js'
+import { closingReferences, list } from './references.js'
+
+export { MAX_COMMIT_LOOKUPS } from './range-pulls.js'
 
 /** What `pull-requests: auto` looks at; the action fills it from the run's variables (`readRunEvent`). */
 export interface DiscoveryContext {
@@ -46,12 +37,6 @@ export interface Discovery {
 /** Events whose pull requests are the range from `since` (else the previous tag) to the sha. */
 const RANGE_EVENTS = new Set(['release', 'workflow_dispatch', 'deployment', 'deployment_status'])
 const NULL_SHA = /^0+$/
-/** Commit lookups one discovery makes at most; a longer range is a warning. */
-export const MAX_COMMIT_LOOKUPS = 300
-
-const FIX_HISTORY =
-  'check out the history with `fetch-depth: 0` on actions/checkout, or set `since` to the ' +
-  'previous release'
 
 /** The pull requests `pull-requests: auto` means for this event (see the contract). */
 export async function discoverPullRequests(
@@ -106,14 +91,12 @@ export async function discoverLinkedIssues(
   return { numbers: [...numbers].sort((a, b) => a - b), warnings: [], notes }
 }
 
-type Range = { commits: CommitSummary[]; how: string } | { warning: string }
-
 class Discoverer {
   readonly numbers = new Set<number>()
   readonly warnings: string[] = []
   readonly notes: string[] = []
   private readonly payload: Record<string, unknown>
-  private history: Promise<boolean> | undefined
+  private readonly range: RangeReader
 
   constructor(
     private readonly client: ServiceClient,
@@ -121,6 +104,7 @@ class Discoverer {
     private readonly pulls: Map<number, Pull>
   ) {
     this.payload = isRecord(ctx.payload) ? ctx.payload : {}
+    this.range = new RangeReader(client, ctx.owner, ctx.repo, ctx.workspace)
   }
 
   async run(): Promise<void> {
@@ -167,12 +151,12 @@ class Discoverer {
     const pushed = payloadCommits(this.payload['commits'])
     let range: Range
     if (before === undefined || NULL_SHA.test(before)) {
-      range = { commits: pushed, how: 'the commits of the event (a new branch)' }
+      range = { commits: pushed, how: 'the commits of the event (a new branch)', warnings: [] }
     } else {
-      range = await this.readRange(before, after)
+      range = await this.range.read(before, after)
       if ('warning' in range && pushed.length > 0) {
         this.notes.push(`push: ${range.warning}; using the commits the event lists instead`)
-        range = { commits: pushed, how: 'the commits of the event' }
+        range = { commits: pushed, how: 'the commits of the event', warnings: [] }
       }
     }
     if ('warning' in range) {
@@ -193,20 +177,14 @@ class Discoverer {
       return
     }
     if (base === undefined) {
-      if (!(await this.hasHistory())) {
+      if (!(await this.range.hasHistory())) {
         this.warnings.push(
           `${what}: found no pull requests, because there is no \`since\` and the checkout ` +
             `has no history to find the previous tag in: ${FIX_HISTORY}`
         )
         return
       }
-      const previous = await git(this.ctx.workspace, [
-        'describe',
-        '--tags',
-        '--abbrev=0',
-        `${head}^`
-      ])
-      base = previous.ok ? previous.stdout.trim() : undefined
+      base = await this.range.previousTag(head)
       if (!base || !isSafeRef(base)) {
         this.warnings.push(
           `${what}: found no pull requests, because no tag comes before ${short(head)} in the ` +
@@ -215,153 +193,34 @@ class Discoverer {
         return
       }
     }
-    const range = await this.readRange(base, head)
+    const range = await this.range.read(base, head)
     if ('warning' in range) this.warnings.push(`${what}: ${range.warning}`)
     else await this.fromCommits(what, range)
   }
 
-  /** `base..head` with git when the checkout has both commits, else with the compare endpoint. */
-  private async readRange(base: string, head: string): Promise<Range> {
-    const label = `${short(base)}..${short(head)}`
-    if (!isSafeRef(base) || !isSafeRef(head)) {
-      return { warning: `\`${base}..${head}\` is not a range of refs or shas` }
-    }
-    if (await this.hasHistory()) {
-      const from = await this.resolve(base)
-      const to = await this.resolve(head)
-      if (from && to) {
-        const log = await git(this.ctx.workspace, [
-          'log',
-          '--first-parent',
-          '--format=%H%x1f%s%x1e',
-          `${from}..${to}`
-        ])
-        if (log.ok) {
-          const commits = log.stdout
-            .split('\x1e')
-            .map(entry => entry.trim())
-            .filter(Boolean)
-            .map(entry => {
-              const [sha = '', message = ''] = entry.split('\x1f')
-              return { sha, message }
-            })
-            .reverse()
-          return { commits, how: `${label} read with git` }
-        }
-      }
-    }
-    try {
-      const commits = await compareCommits(this.client, this.ctx.owner, this.ctx.repo, base, head)
-      return { commits, how: `${label} read with the compare endpoint` }
-    } catch (error) {
-      if (error instanceof ServiceError && error.fatal) throw error
-      return {
-        warning:
-          `could not read the commits ${base}...${head} with the compare endpoint ` +
-          `(${firstLineOf(error)}): ${FIX_HISTORY}; \`since\` must name a ref or sha the ` +
-          'repository has'
-      }
-    }
-  }
-
-  private async fromCommits(what: string, range: { commits: CommitSummary[]; how: string }) {
+  private async fromCommits(
+    what: string,
+    range: { commits: CommitSummary[]; how: string; warnings: string[] }
+  ) {
     const { owner, repo } = this.ctx
-    const named = new Map<number, string>()
-    const unnamed: CommitSummary[] = []
-    for (const commit of range.commits) {
-      const number = pullNumberFromSubject(commit.message)
-      if (number === undefined) unnamed.push(commit)
-      else if (!named.has(number)) named.set(number, commit.sha)
-    }
-    const fromSubjects: number[] = []
-    const ignored: number[] = []
-    for (const number of named.keys()) {
-      const pull = await getPull(this.client, owner, repo, number)
-      if (pull && isMerged(pull) && isOfRepository(pull, owner, repo)) {
-        fromSubjects.push(number)
-        this.pulls.set(number, pull)
-      } else ignored.push(number)
-    }
-    fromSubjects.forEach(n => this.numbers.add(n))
-
-    const fromLookup: number[] = []
-    if (unnamed.length > MAX_COMMIT_LOOKUPS) {
-      this.warnings.push(
-        `${what}: ${unnamed.length} commits name no pull request; only the newest ` +
-          `${MAX_COMMIT_LOOKUPS} were looked up: set \`since\` to a later ref to narrow the range`
-      )
-    }
-    for (const commit of unnamed.slice(-MAX_COMMIT_LOOKUPS)) {
-      let pulls
-      try {
-        pulls = await pullsForCommit(this.client, owner, repo, commit.sha)
-      } catch (error) {
-        if (error instanceof ServiceError && error.fatal) throw error
-        this.warnings.push(
-          `${what}: could not look up the pull request of commit ${short(commit.sha)}: ${firstLineOf(error)}`
-        )
-        continue
-      }
-      for (const pull of pulls) {
-        if (!isMerged(pull) || !isOfRepository(pull, owner, repo)) continue
-        if (this.numbers.has(pull.number)) continue
-        this.numbers.add(pull.number)
-        this.pulls.set(pull.number, pull)
-        fromLookup.push(pull.number)
-      }
-    }
-
+    range.warnings.forEach(warning => this.warnings.push(`${what}: ${warning}`))
+    const found = await pullsOfRange(
+      { client: this.client, owner, repo, what, pulls: this.pulls },
+      range.commits
+    )
+    const { fromSubjects, fromLookup } = found
+    ;[...fromSubjects, ...fromLookup].forEach(n => this.numbers.add(n))
     const parts: string[] = []
     if (fromSubjects.length > 0) parts.push(`${list(fromSubjects)} from commit subjects`)
     if (fromLookup.length > 0)
-      parts.push(`${list(fromLookup.sort((a, b) => a - b))} from the commit lookup`)
+      parts.push(`${list([...fromLookup].sort((a, b) => a - b))} from the commit lookup`)
     const commits = `${range.commits.length} commit${range.commits.length === 1 ? '' : 's'}`
     this.notes.push(
       `${what}: ${parts.length > 0 ? parts.join(', ') : 'no merged pull requests'} ` +
         `(${commits}, ${range.how})`
     )
-    if (ignored.length > 0) {
-      this.notes.push(
-        `${what}: left out ${list(ignored)}: named in commit subjects but not merged pull ` +
-          `requests of ${owner}/${repo}`
-      )
-    }
-  }
-
-  private hasHistory(): Promise<boolean> {
-    this.history ??= (async () => {
-      if (!this.ctx.workspace) return false
-      const shallow = await git(this.ctx.workspace, ['rev-parse', '--is-shallow-repository'])
-      return shallow.ok && shallow.stdout.trim() === 'false'
-    })()
-    return this.history
-  }
-
-  private async resolve(ref: string): Promise<string | undefined> {
-    const result = await git(this.ctx.workspace, [
-      'rev-parse',
-      '--verify',
-      '--quiet',
-      `${ref}^{commit}`
-    ])
-    const sha = result.stdout.trim()
-    return result.ok && /^[0-9a-f]{40,64}$/.test(sha) ? sha : undefined
-  }
-}
-
-async function git(
-  cwd: string | undefined,
-  args: string[]
-): Promise<{ ok: boolean; stdout: string }> {
-  if (!cwd) return { ok: false, stdout: '' }
-  try {
-    // Loaded when a range is read with git: most runs never start a process.
-    const { getExecOutput } = await import('@actions/exec')
-    const result = await getExecOutput('git', args, { cwd, silent: true, ignoreReturnCode: true })
-    return { ok: result.exitCode === 0, stdout: result.stdout }
-  } catch {
-    // No git on the runner, or the folder is gone: the same as no history.
-    return { ok: false, stdout: '' }
+    this.notes.push(...found.notes)
+    this.warnings.push(...found.warnings)
   }
 }
 
@@ -386,8 +245,4 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function stringOf(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined
-}
-
-function short(ref: string): string {
-  return /^[0-9a-f]{40,64}$/.test(ref) ? ref.slice(0, 7) : ref
 }

@@ -1,15 +1,28 @@
 /** What commit subjects and pull request bodies say about pull requests and issues. */
 
 /**
- * The number of the pull request a merge-commit or squash-commit subject names:
- * `Merge pull request #12 from owner/branch` or `Title (#12)`. Only the first line counts.
+ * What a commit subject says about the pull request that made the commit: `merge` for GitHub's
+ * merge-commit subject `Merge pull request #12 from owner/branch`, `squash` for `Title (#12)`
+ * (squash merges; also any subject that ends so). Only the first line counts.
  */
-export function pullNumberFromSubject(message: string): number | undefined {
+export interface SubjectReference {
+  number: number
+  kind: 'merge' | 'squash'
+}
+
+export function pullReferenceFromSubject(message: string): SubjectReference | undefined {
   const subject = (message.split('\n')[0] ?? '').trim()
-  const match = /^Merge pull request #(\d+) from \S/.exec(subject) ?? /\(#(\d+)\)$/.exec(subject)
+  const merge = /^Merge pull request #(\d+) from \S/.exec(subject)
+  const match = merge ?? /\(#(\d+)\)$/.exec(subject)
   if (!match) return undefined
   const n = Number(match[1])
-  return Number.isSafeInteger(n) && n > 0 ? n : undefined
+  if (!Number.isSafeInteger(n) || n <= 0) return undefined
+  return { number: n, kind: merge ? 'merge' : 'squash' }
+}
+
+/** The number {@link pullReferenceFromSubject} finds, if any. */
+export function pullNumberFromSubject(message: string): number | undefined {
+  return pullReferenceFromSubject(message)?.number
 }
 
 /**

@@ -15,6 +15,8 @@ export const pullSchema = z.looseObject({
   merged_at: z.nullish(z.string()),
   body: z.nullish(z.string()),
   url: z.optional(z.string()),
+  /** the branch the pull request merged from */
+  head: z.optional(z.looseObject({ ref: z.optional(z.string()) })),
   base: z.optional(
     z.looseObject({
       ref: z.optional(z.string()),
@@ -29,13 +31,14 @@ export const issueSchema = z.looseObject({
   state: z.optional(z.string()),
   body: z.nullish(z.string()),
   /** present only on issues that are pull requests */
-  pull_request: z.nullish(z.looseObject({}))
+  pull_request: z.nullish(z.looseObject({ merged_at: z.nullish(z.string()) }))
 })
 export type Issue = z.infer<typeof issueSchema>
 
 const commitSchema = z.looseObject({
   sha: z.string(),
-  commit: z.looseObject({ message: z.string() })
+  commit: z.looseObject({ message: z.string() }),
+  parents: z.optional(z.array(z.looseObject({ sha: z.string() })))
 })
 const compareSchema = z.looseObject({
   status: z.optional(z.string()),
@@ -46,6 +49,15 @@ const compareSchema = z.looseObject({
 export interface CommitSummary {
   sha: string
   message: string
+  /** absent when the source does not say (an event's commit list) */
+  parents?: string[]
+}
+
+/** What the compare endpoint listed, and how many commits it says the range has. */
+export interface Comparison {
+  commits: CommitSummary[]
+  /** `total_commits`, when the answer carries it */
+  total?: number
 }
 
 export function isMerged(pull: Pull): boolean {
@@ -103,6 +115,24 @@ export async function getIssue(
 }
 
 /**
+ * Whether pull requests were merged into `branch` (any closed one had it as its base): then the
+ * branch gathers others' work (`develop`), and the pull request that merged it is not the one
+ * pull request of its commits.
+ */
+export async function hasClosedPullsInto(
+  client: ServiceClient,
+  owner: string,
+  repo: string,
+  branch: string
+): Promise<boolean> {
+  const response = await client.request(
+    'GET',
+    withQuery(path`/repos/${owner}/${repo}/pulls`, { state: 'closed', base: branch, per_page: 1 })
+  )
+  return parseResponse(z.array(pullSchema), response.body, 'pull request list').length > 0
+}
+
+/**
  * The pull requests that the service links to a commit. Its index can lag a few seconds
  * behind a merge; a commit the service does not know answers 422, and an empty repository
  * answers 409 (the description lists it): both read here as none.
@@ -124,17 +154,32 @@ export async function pullsForCommit(
   }
 }
 
-/** The commits in `head` that are not in `base`, oldest first, every page of them. */
+/**
+ * The commits in `head` that are not in `base`, oldest first, every page of them, with their
+ * parents; `total` is what the service says the range holds (it may list fewer).
+ */
 export async function compareCommits(
   client: ServiceClient,
   owner: string,
   repo: string,
   base: string,
   head: string
-): Promise<CommitSummary[]> {
+): Promise<Comparison> {
+  let total: number | undefined
   const commits = await client.paginate(
     withQuery(path`/repos/${owner}/${repo}/compare/${base}...${head}`, { per_page: 100 }),
-    body => parseResponse(compareSchema, body, 'compare').commits
+    body => {
+      const page = parseResponse(compareSchema, body, 'compare')
+      if (page.total_commits !== undefined) total = Math.max(total ?? 0, page.total_commits)
+      return page.commits
+    }
   )
-  return commits.map(c => ({ sha: c.sha, message: c.commit.message }))
+  return {
+    commits: commits.map(c => ({
+      sha: c.sha,
+      message: c.commit.message,
+      ...(c.parents ? { parents: c.parents.map(p => p.sha) } : {})
+    })),
+    ...(total !== undefined ? { total } : {})
+  }
 }

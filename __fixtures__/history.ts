@@ -1,0 +1,99 @@
+/**
+ * A commit history written once and served twice: as a real git repository (the checkout that
+ * `fetch-depth: 0` gives) and as the emulator's commits (what the compare and commit-lookup
+ * endpoints answer). One `git fast-import` writes the repository, so a test can afford many.
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { SeedCommit } from '../emulator/index.js'
+
+export interface HistoryCommit {
+  /** the test's own name for the commit */
+  id: string
+  message: string
+  /** ids, first parent first */
+  parents: string[]
+  /** what the commit-to-pull-request lookup answers for it */
+  pulls?: number[]
+}
+
+export const git = (cwd: string, ...args: string[]): string =>
+  execFileSync(
+    'git',
+    [
+      '-c',
+      'user.name=Test',
+      '-c',
+      'user.email=test@example.com',
+      '-c',
+      'commit.gpgsign=false',
+      ...args
+    ],
+    { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } }
+  ).trim()
+
+/**
+ * Writes `commits` (oldest first) into a new repository at `dir`, branch `main` at `head`, and
+ * lightweight `tags` (name to id). Returns each id's sha.
+ */
+export function writeRepository(
+  dir: string,
+  commits: HistoryCommit[],
+  head: string,
+  tags: Record<string, string> = {}
+): Record<string, string> {
+  mkdirSync(dir, { recursive: true })
+  git(dir, 'init', '-q', '-b', 'main')
+  const mark = new Map(commits.map((c, i) => [c.id, i + 1]))
+  const markOf = (id: string) => {
+    const m = mark.get(id)
+    if (m === undefined) throw new Error(`unknown commit ${id}`)
+    return m
+  }
+  const parts: string[] = []
+  commits.forEach((commit, i) => {
+    const message = Buffer.from(commit.message, 'utf8')
+    const [first, ...others] = commit.parents
+    // A commit without `from` continues the branch; after a reset it is a root.
+    if (first === undefined) parts.push('reset refs/heads/scratch')
+    parts.push(
+      'commit refs/heads/scratch',
+      `mark :${i + 1}`,
+      `committer Test <test@example.com> ${1_700_000_000 + i * 60} +0000`,
+      `data ${message.length}`,
+      commit.message
+    )
+    if (first !== undefined) parts.push(`from :${markOf(first)}`)
+    others.forEach(p => parts.push(`merge :${markOf(p)}`))
+  })
+  parts.push('reset refs/heads/main', `from :${markOf(head)}`)
+  for (const [name, id] of Object.entries(tags))
+    parts.push(`reset refs/tags/${name}`, `from :${markOf(id)}`)
+  const marksFile = join(dir, '.git', 'marks')
+  execFileSync('git', ['fast-import', '--quiet', `--export-marks=${marksFile}`], {
+    cwd: dir,
+    input: parts.join('\n') + '\n',
+    env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' }
+  })
+  git(dir, 'update-ref', '-d', 'refs/heads/scratch')
+  git(dir, 'symbolic-ref', 'HEAD', 'refs/heads/main')
+  const byMark = new Map(
+    readFileSync(marksFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map(line => line.split(' ') as [string, string])
+      .map(([m, sha]) => [Number(m.slice(1)), sha])
+  )
+  return Object.fromEntries(commits.map((c, i) => [c.id, byMark.get(i + 1) as string]))
+}
+
+/** The same history as the emulator's commits, oldest first, with real shas. */
+export function seedCommits(commits: HistoryCommit[], shas: Record<string, string>): SeedCommit[] {
+  return commits.map(c => ({
+    sha: shas[c.id] as string,
+    message: c.message,
+    parents: c.parents.map(p => shas[p] as string),
+    pulls: c.pulls ?? []
+  }))
+}

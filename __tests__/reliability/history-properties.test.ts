@@ -1,0 +1,277 @@
+/**
+ * Pull requests found from generated histories: squash, merge-commit and rebase merges into
+ * `main` or into `develop` (git-flow, released into `main` by a pull request), reverts (direct
+ * and by pull request), commits of no pull request, and a branch commit whose subject ends in an
+ * old pull request's `(#N)`. Each history is written as a real git repository (the git path)
+ * and served by the emulator (the compare path). Both paths must find the same pull requests,
+ * and those a reviewer lists by hand: the model's own record of what was merged into `main`,
+ * directly or by a release. No lookup may go to a commit of a merge-commit pull request's own
+ * branch (its merge commit names it).
+ */
+import fc from 'fast-check'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
+import { seedCommits, writeRepository, type HistoryCommit } from '../../__fixtures__/history.js'
+import { MemoryLog } from '../../__fixtures__/memory-log.js'
+import type { Emulator, SeedPull } from '../../emulator/index.js'
+import { ServiceClient } from '../../src/client/client.js'
+import { discoverPullRequests } from '../../src/labels/discover.js'
+
+// A fixed seed keeps CI reproducible; set FC_SEED to explore other histories locally.
+const SEED = Number(process.env['FC_SEED'] ?? 20261123)
+const RUNS = Number(process.env['HISTORY_RUNS'] ?? 40)
+
+type Branch = 'main' | 'develop'
+type Op =
+  | { kind: 'squash' | 'direct'; into: Branch }
+  | { kind: 'merge'; into: Branch; commits: number; trap: boolean }
+  | { kind: 'rebase'; into: Branch; commits: number }
+  | { kind: 'revert'; into: Branch; byPull: boolean }
+  | { kind: 'release' }
+  | { kind: 'sync' }
+
+const branch = fc.constantFrom<Branch>('main', 'develop')
+const op: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({ kind: fc.constantFrom('squash' as const, 'direct' as const), into: branch }),
+  fc.record({
+    kind: fc.constant('merge' as const),
+    into: branch,
+    commits: fc.integer({ min: 1, max: 3 }),
+    trap: fc.boolean()
+  }),
+  fc.record({
+    kind: fc.constant('rebase' as const),
+    into: branch,
+    commits: fc.integer({ min: 1, max: 3 })
+  }),
+  fc.record({ kind: fc.constant('revert' as const), into: branch, byPull: fc.boolean() }),
+  fc.record({ kind: fc.constant('release' as const) }),
+  fc.record({ kind: fc.constant('sync' as const) })
+)
+
+interface History {
+  commits: HistoryCommit[]
+  pulls: SeedPull[]
+  /** what a reviewer lists: every pull request merged into main in the range, or released into it */
+  shipped: number[]
+  /** commits of merge-commit pull requests' own branches */
+  featureCommits: string[]
+  /** the commit tagged `v0`, where the range starts, and main's tip, where it ends */
+  base: string
+  head: string
+}
+
+/** The model: what each step writes, and which pull requests reached `main` after `v0`. */
+function historyOf(ops: Op[]): History {
+  const commits: HistoryCommit[] = []
+  const pulls: SeedPull[] = []
+  const shipped = new Set<number>()
+  const waiting = new Set<number>() // merged into develop, not released yet
+  const featureCommits: string[] = []
+  const tip: Record<Branch, string> = { main: 'c0', develop: 'c0' }
+  const made: Record<Branch, string[]> = { main: [], develop: [] }
+  let directOnDevelop: HistoryCommit[] = []
+  let nextPull = 10
+  const add = (on: Branch, message: string, pulls: number[], parents = [tip[on]]) => {
+    const commit = { id: `c${commits.length}`, message, parents, pulls }
+    commits.push(commit)
+    tip[on] = commit.id
+    made[on].push(commit.id)
+    return commit
+  }
+  const merged = (number: number, into: Branch, head = `feature-${number}`) => {
+    pulls.push({ number, base_ref: into, head_ref: head })
+    if (into === 'main') shipped.add(number)
+    else waiting.add(number)
+  }
+  add('main', 'Initial commit', [], [])
+  add('main', 'Old change (#1)', [1])
+  pulls.push({ number: 1, base_ref: 'main', head_ref: 'feature-1' })
+  tip.develop = tip.main
+  made.main = []
+  const base = tip.main
+
+  for (const step of ops) {
+    if (step.kind === 'sync') {
+      // main merged back into develop (git-flow after a release or a hotfix): ships nothing.
+      const commit = add('develop', "Merge branch 'main' into develop", [], [tip.develop, tip.main])
+      directOnDevelop.push(commit)
+      continue
+    }
+    if (step.kind === 'release') {
+      if (made.develop.length === 0) continue
+      const r = nextPull++
+      add(
+        'main',
+        `Merge pull request #${r} from acme/develop\n\nRelease`,
+        [r],
+        [tip.main, tip.develop]
+      )
+      merged(r, 'main', 'develop')
+      waiting.forEach(n => shipped.add(n))
+      waiting.clear()
+      // The service links a commit pushed to develop to the pull request that took it to main.
+      directOnDevelop.forEach(c => c.pulls?.push(r))
+      directOnDevelop = []
+      made.develop = []
+      continue
+    }
+    const on = step.into
+    if (step.kind === 'squash') {
+      const n = nextPull++
+      add(on, `Change ${n} (#${n})`, [n])
+      merged(n, on)
+    } else if (step.kind === 'direct') {
+      const commit = add(on, `Direct change ${commits.length}`, [])
+      if (on === 'develop') directOnDevelop.push(commit)
+    } else if (step.kind === 'rebase') {
+      const n = nextPull++
+      for (let i = 1; i <= step.commits; i++) add(on, `Rebased part ${i} of change ${n}`, [n])
+      merged(n, on)
+    } else if (step.kind === 'merge') {
+      const n = nextPull++
+      let head = tip[on]
+      for (let i = 1; i <= step.commits; i++) {
+        const message =
+          step.trap && i === step.commits ? 'Follow the old change (#1)' : `Work ${i} on ${n}`
+        const commit = { id: `c${commits.length}`, message, parents: [head], pulls: [n] }
+        commits.push(commit)
+        featureCommits.push(commit.id)
+        head = commit.id
+      }
+      add(
+        on,
+        `Merge pull request #${n} from acme/feature-${n}\n\nChange ${n}`,
+        [n],
+        [tip[on], head]
+      )
+      merged(n, on)
+    } else if (step.kind === 'revert') {
+      const target = commits.find(c => c.id === made[on][made[on].length - 1])
+      const subject = (target?.message ?? 'Nothing').split('\n')[0]
+      if (step.byPull) {
+        const n = nextPull++
+        add(on, `Revert "${subject}" (#${n})`, [n])
+        merged(n, on)
+      } else {
+        const commit = add(on, `Revert "${subject}"`, [])
+        if (on === 'develop') directOnDevelop.push(commit)
+      }
+    }
+  }
+  return {
+    commits,
+    pulls: pulls.map(p => ({ ...p, merged: true })),
+    shipped: [...shipped].sort((a, b) => a - b),
+    featureCommits,
+    base,
+    head: tip.main
+  }
+}
+
+let emulator: Emulator
+let client: ServiceClient
+let dir: string
+let runs = 0
+let commitsSeen = 0
+const shapes = new Map<string, number>()
+beforeAll(async () => {
+  emulator = await withEmulator()
+  dir = mkdtempSync(join(tmpdir(), 'history-properties-'))
+  client = new ServiceClient({
+    baseUrl: emulator.url,
+    token: TOKEN,
+    apiVersion: '2026-03-10',
+    maxRetries: 0,
+    userAgent: 'record-deployment-test',
+    random: () => 0,
+    log: new MemoryLog()
+  })
+})
+afterAll(async () => {
+  const seen = [...shapes].map(([shape, n]) => `${n} ${shape}`).join(', ')
+  console.log(
+    `history properties: ${runs} generated histories, ${commitsSeen} commits, both paths (${seen})`
+  )
+  await client.close()
+  await emulator.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+test(
+  'git and compare find the same pull requests, the ones a reviewer lists',
+  async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 10 }), async ops => {
+        const history = historyOf(ops)
+        for (const step of ops) {
+          const shape = 'into' in step ? `${step.kind} into ${step.into}` : step.kind
+          shapes.set(shape, (shapes.get(shape) ?? 0) + 1)
+        }
+        const head = history.head
+        const repoDir = join(dir, `run-${runs++}`)
+        const shas = writeRepository(repoDir, history.commits, head, { v0: history.base })
+        commitsSeen += history.commits.length
+        emulator.reset()
+        emulator.seed({
+          pulls: { 'acme/web': history.pulls },
+          commits: { 'acme/web': seedCommits(history.commits, shas) },
+          refs: { 'acme/web': { v0: shas[history.base] as string } }
+        })
+        const context = {
+          eventName: 'release',
+          payload: {},
+          sha: shas[head] as string,
+          ref: 'refs/tags/v1',
+          owner: 'acme',
+          repo: 'web',
+          since: 'v0'
+        }
+
+        const byGit = await discoverPullRequests(client, { ...context, workspace: repoDir })
+        const lookedUpByGit = lookups()
+        emulator.reset()
+        emulator.seed({
+          pulls: { 'acme/web': history.pulls },
+          commits: { 'acme/web': seedCommits(history.commits, shas) },
+          refs: { 'acme/web': { v0: shas[history.base] as string } }
+        })
+        const byCompare = await discoverPullRequests(client, context)
+        rmSync(repoDir, { recursive: true, force: true })
+
+        expect(byGit.notes[0]).toMatch(/read with git/)
+        expect(byCompare.notes[0]).toMatch(/read with the compare endpoint/)
+        expect({ git: byGit.numbers, compare: byCompare.numbers }).toEqual({
+          git: history.shipped,
+          compare: history.shipped
+        })
+        expect(byGit.warnings).toEqual([])
+        expect(byCompare.warnings).toEqual([])
+        const feature = history.featureCommits.map(id => shas[id])
+        expect([...lookedUpByGit, ...lookups()].filter(sha => feature.includes(sha))).toEqual([])
+      }),
+      { seed: SEED, numRuns: RUNS }
+    )
+    expect(runs).toBe(RUNS)
+    // Every shape the generator knows was tried.
+    expect([...shapes.keys()].sort()).toEqual(
+      [
+        'release',
+        'sync',
+        ...['squash', 'merge', 'rebase', 'revert', 'direct'].flatMap(kind => [
+          `${kind} into develop`,
+          `${kind} into main`
+        ])
+      ].sort()
+    )
+  },
+  RUNS * 3000
+) // room for a loaded machine, not a timed assertion
+
+const lookups = () =>
+  emulator.requests.flatMap(r => {
+    const match = /\/commits\/([0-9a-f]+)\/pulls$/.exec(r.path)
+    return match ? [match[1] as string] : []
+  })

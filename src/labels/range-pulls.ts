@@ -1,0 +1,260 @@
+/**
+ * The merged pull requests of a range of commits, the same whichever way the range was read
+ * (git or the compare endpoint): every commit's subject counts, then per-commit lookups go where
+ * they can find a pull request not yet known.
+ */
+import type { ServiceClient } from '../client/client.js'
+import { ServiceError } from '../client/errors.js'
+import {
+  getIssue,
+  getPull,
+  hasClosedPullsInto,
+  isMerged,
+  isOfRepository,
+  pullsForCommit,
+  type CommitSummary,
+  type Pull
+} from '../service/pulls.js'
+import { firstLineOf } from '../result.js'
+import { shapeOf } from './history.js'
+import { list, pullReferenceFromSubject, type SubjectReference } from './references.js'
+
+/** Commit lookups one discovery makes at most; what is left is a warning that names it. */
+export const MAX_COMMIT_LOOKUPS = 300
+
+/** What the token needs to read pull requests, said where a read of them answers 403/404. */
+export const PULL_READ_PERMISSION =
+  'discovery needs `pull-requests: read` (add it under `permissions:`; `pull-requests: write` ' +
+  'includes it)'
+
+export interface RangePulls {
+  fromSubjects: number[]
+  fromLookup: number[]
+  warnings: string[]
+  notes: string[]
+}
+
+export interface RangeOptions {
+  client: ServiceClient
+  owner: string
+  repo: string
+  /** the event, for the start of each warning and note */
+  what: string
+  /** filled with the pull requests read, for later steps */
+  pulls: Map<number, Pull>
+}
+
+/**
+ * Subjects first: `Merge pull request #N` on any commit, and `Title (#N)` on the main line or
+ * on a branch where N was merged (its base is the branch the merging pull request came from, or
+ * either is unknown); each number read once, only merged pull requests of the repository count.
+ * Then lookups: main-line commits that name none (newest first), then branch commits that no
+ * pull request found so far accounts for. The pull request that merged a branch accounts for
+ * its commits, unless other pull requests were merged into that branch (a release of
+ * `develop`): then each of them stands alone.
+ */
+export async function pullsOfRange(
+  options: RangeOptions,
+  commits: CommitSummary[]
+): Promise<RangePulls> {
+  const { client, owner, repo, what } = options
+  const result: RangePulls = { fromSubjects: [], fromLookup: [], warnings: [], notes: [] }
+  const shape = shapeOf(commits)
+  const refs = new Map<string, SubjectReference>()
+  for (const commit of commits) {
+    const ref = pullReferenceFromSubject(commit.message)
+    if (ref) refs.set(commit.sha, ref)
+  }
+
+  const merged = new Map<number, Pull>()
+  const notMerged: number[] = []
+  const unreadable: number[] = []
+  for (const number of new Set([...refs.values()].map(r => r.number))) {
+    const pull = await readNamed(options, number, unreadable)
+    if (pull && isMerged(pull) && isOfRepository(pull, owner, repo)) merged.set(number, pull)
+    else notMerged.push(number)
+  }
+
+  const counted = new Set<number>()
+  const named = new Set<string>()
+  const offBranch = new Map<number, string>()
+  for (const commit of commits) {
+    const ref = refs.get(commit.sha)
+    const pull = ref && merged.get(ref.number)
+    if (!ref || !pull) continue
+    const merge = shape.mergeOf.get(commit.sha)
+    const owner = merge === undefined ? undefined : merged.get(refs.get(merge)?.number ?? 0)
+    const into = pull.base?.ref
+    const branch = owner?.head?.ref
+    if (ref.kind === 'squash' && owner && owner !== pull && into && branch && into !== branch) {
+      offBranch.set(
+        ref.number,
+        `#${owner.number} (${branch}), but #${ref.number} went into ${into}`
+      )
+      continue
+    }
+    counted.add(ref.number)
+    named.add(commit.sha)
+  }
+  for (const number of counted) {
+    offBranch.delete(number)
+    options.pulls.set(number, merged.get(number) as Pull)
+  }
+  result.fromSubjects = [...counted]
+
+  // The pull request that merged a branch: named by its merge commit, else found by a lookup.
+  const foundFor = new Map<string, number>()
+  const ownerOf = (merge: string): Pull | undefined => {
+    const number = named.has(merge) ? refs.get(merge)?.number : foundFor.get(merge)
+    return number === undefined ? undefined : options.pulls.get(number)
+  }
+  // A branch that gathers other pull requests (`develop`) is no one pull request's: its
+  // subjects show it, or the service lists pull requests merged into it.
+  const gathering = new Map<string, Promise<boolean>>()
+  const byBranch = new Map<string, Promise<boolean>>()
+  const isGathering = (merge: string): Promise<boolean> => {
+    let answer = gathering.get(merge)
+    if (!answer) {
+      const own = ownerOf(merge)?.number
+      const line = shape.branchOf.get(merge) ?? []
+      const branch = ownerOf(merge)?.head?.ref
+      answer = line.some(sha => named.has(sha) && refs.get(sha)?.number !== own)
+        ? Promise.resolve(true)
+        : branch === undefined
+          ? Promise.resolve(false)
+          : (byBranch.get(branch) ??
+            (byBranch
+              .set(branch, pullsMergedInto(options, branch))
+              .get(branch) as Promise<boolean>))
+      gathering.set(merge, answer)
+    }
+    return answer
+  }
+  const accountedFor = async (sha: string): Promise<boolean> => {
+    const merge = shape.mergeOf.get(sha)
+    if (merge === undefined) return false
+    if (ownerOf(merge)) return !(await isGathering(merge))
+    return accountedFor(merge)
+  }
+
+  const queue = [
+    ...shape.mainLine.filter(sha => !named.has(sha)),
+    ...[...shape.branchOf.values()].flat().filter(sha => !named.has(sha))
+  ]
+  let lookups = 0
+  let stopped: string | undefined
+  const left: string[] = []
+  for (const sha of queue) {
+    if (await accountedFor(sha)) continue
+    if (lookups >= MAX_COMMIT_LOOKUPS || stopped) {
+      left.push(sha)
+      continue
+    }
+    lookups++
+    let pulls: Pull[]
+    try {
+      pulls = await pullsForCommit(client, owner, repo, sha)
+    } catch (error) {
+      if (error instanceof ServiceError && error.fatal) throw error
+      if (error instanceof ServiceError && (error.status === 403 || error.status === 404)) {
+        stopped = `${error.method} ${error.path} answered ${error.status}: ${PULL_READ_PERMISSION}`
+        left.push(sha)
+      } else {
+        result.warnings.push(
+          `${what}: could not look up the pull request of commit ${short(sha)}: ${firstLineOf(error)}`
+        )
+      }
+      continue
+    }
+    for (const pull of pulls) {
+      if (!isMerged(pull) || !isOfRepository(pull, owner, repo)) continue
+      if (!counted.has(pull.number)) options.pulls.set(pull.number, pull)
+      // The pull request of a merge that names none accounts for the branch it merged.
+      const merge = shape.branchOf.has(sha) ? sha : shape.mergeOf.get(sha)
+      if (merge !== undefined && !ownerOf(merge)) foundFor.set(merge, pull.number)
+      if (counted.has(pull.number)) continue
+      counted.add(pull.number)
+      result.fromLookup.push(pull.number)
+    }
+  }
+
+  if (unreadable.length > 0) {
+    result.warnings.push(
+      `${what}: GET /repos/${owner}/${repo}/pulls/{n} answered 404 for ${list(unreadable)}, ` +
+        `which the issues API lists as pull requests: the token cannot read pull requests, and ` +
+        `${PULL_READ_PERMISSION}. They count when the issues API says they were merged.`
+    )
+  }
+  if (left.length > 0) {
+    const main = new Set(shape.mainLine)
+    const onMain = left.filter(sha => main.has(sha)).length
+    const why = stopped
+      ? `the commit lookup stopped: ${stopped}`
+      : `one run looks up at most ${MAX_COMMIT_LOOKUPS} commits (main-line commits first, ` +
+        'then commits of merged branches that no pull request found accounts for)'
+    result.warnings.push(
+      `${what}: ${left.length} commit${left.length === 1 ? '' : 's'} that name no pull request ` +
+        `${left.length === 1 ? 'was' : 'were'} not looked up (${onMain} on the main line, ` +
+        `${left.length - onMain} on merged branches: ${shas(left)}), because ${why}. The pull ` +
+        'requests that brought them, if any, are not labeled: list them in `pull-requests` ' +
+        'in a step of their own.'
+    )
+  }
+  const leftOut = notMerged.filter(n => !counted.has(n))
+  if (leftOut.length > 0) {
+    result.notes.push(
+      `${what}: left out ${list(leftOut)}: named in commit subjects but not merged pull ` +
+        `requests of ${owner}/${repo}`
+    )
+  }
+  for (const [number, why] of offBranch) {
+    if (counted.has(number)) continue
+    result.notes.push(
+      `${what}: left out #${number}: a commit subject on the branch of ${why}, not into that branch`
+    )
+  }
+  return result
+}
+
+/** Whether pull requests were merged into `branch`; when the service cannot say, yes. */
+async function pullsMergedInto(options: RangeOptions, branch: string): Promise<boolean> {
+  try {
+    return await hasClosedPullsInto(options.client, options.owner, options.repo, branch)
+  } catch (error) {
+    if (error instanceof ServiceError && error.fatal) throw error
+    return true
+  }
+}
+
+/**
+ * The pull request a subject names. A 404 is either no pull request (an issue number) or a
+ * token that cannot read pull requests: the issues API tells them apart, and its answer stands
+ * in for the pull request (of this repository, merged when it says so).
+ */
+async function readNamed(
+  options: RangeOptions,
+  number: number,
+  unreadable: number[]
+): Promise<Pull | undefined> {
+  const { client, owner, repo } = options
+  const pull = await getPull(client, owner, repo, number)
+  if (pull) return pull
+  const issue = await getIssue(client, owner, repo, number)
+  if (!issue?.pull_request) return undefined
+  unreadable.push(number)
+  return {
+    number,
+    state: issue.state,
+    merged_at: issue.pull_request.merged_at ?? null,
+    body: issue.body
+  }
+}
+
+function shas(left: string[]): string {
+  const shown = left.slice(0, 10).map(short).join(', ')
+  return left.length > 10 ? `${shown} and ${left.length - 10} more` : shown
+}
+
+export function short(ref: string): string {
+  return /^[0-9a-f]{40,64}$/.test(ref) ? ref.slice(0, 7) : ref
+}

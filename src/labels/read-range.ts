@@ -1,0 +1,132 @@
+/**
+ * Reading a range of commits, each with its parents: with git when the checkout has the history,
+ * else with the service's compare endpoint. Both list every commit of `base..head`.
+ */
+import type { ServiceClient } from '../client/client.js'
+import { ServiceError } from '../client/errors.js'
+import { compareCommits, type CommitSummary } from '../service/pulls.js'
+import { firstLineOf } from '../result.js'
+import { isSafeRef } from './inputs.js'
+import { short } from './range-pulls.js'
+
+export const FIX_HISTORY =
+  'check out the history with `fetch-depth: 0` on actions/checkout, or set `since` to the ' +
+  'previous release'
+
+export type Range =
+  { commits: CommitSummary[]; how: string; warnings: string[] } | { warning: string }
+
+export class RangeReader {
+  private history: Promise<boolean> | undefined
+
+  constructor(
+    private readonly client: ServiceClient,
+    private readonly owner: string,
+    private readonly repo: string,
+    /** the checkout (`GITHUB_WORKSPACE`) */
+    private readonly workspace: string | undefined
+  ) {}
+
+  /** Whether the checkout holds the whole history (not shallow). */
+  hasHistory(): Promise<boolean> {
+    this.history ??= (async () => {
+      if (!this.workspace) return false
+      const shallow = await git(this.workspace, ['rev-parse', '--is-shallow-repository'])
+      return shallow.ok && shallow.stdout.trim() === 'false'
+    })()
+    return this.history
+  }
+
+  /** The tag before `head` in the history, if any. */
+  async previousTag(head: string): Promise<string | undefined> {
+    const previous = await git(this.workspace, ['describe', '--tags', '--abbrev=0', `${head}^`])
+    return previous.ok ? previous.stdout.trim() : undefined
+  }
+
+  /** `base..head` with git when the checkout has both commits, else with the compare endpoint. */
+  async read(base: string, head: string): Promise<Range> {
+    const label = `${short(base)}..${short(head)}`
+    if (!isSafeRef(base) || !isSafeRef(head)) {
+      return { warning: `\`${base}..${head}\` is not a range of refs or shas` }
+    }
+    if (await this.hasHistory()) {
+      const from = await this.resolve(base)
+      const to = await this.resolve(head)
+      if (from && to) {
+        // Every commit of the range (not only first parents), NUL between commits.
+        const log = await git(this.workspace, [
+          'log',
+          '-z',
+          '--format=%H%x1f%P%x1f%B',
+          `${from}..${to}`
+        ])
+        if (log.ok) {
+          const commits = log.stdout
+            .split('\0')
+            .filter(entry => entry.trim() !== '')
+            .map(entry => {
+              const [sha = '', parents = '', message = ''] = entry.split('\x1f')
+              return { sha: sha.trim(), parents: parents.split(' ').filter(Boolean), message }
+            })
+            .reverse()
+          return { commits, how: `${label} read with git`, warnings: [] }
+        }
+      }
+    }
+    try {
+      const { commits, total } = await compareCommits(
+        this.client,
+        this.owner,
+        this.repo,
+        base,
+        head
+      )
+      const warnings: string[] = []
+      if (total !== undefined && total > commits.length) {
+        const missing = total - commits.length
+        warnings.push(
+          `the compare endpoint listed ${commits.length} of the ${total} commits of ` +
+            `${base}...${head}: ${missing} commit${missing === 1 ? ' was' : 's were'} not read, ` +
+            'and pull requests only they name are not labeled. Check out the history with ' +
+            '`fetch-depth: 0` on actions/checkout: git reads every commit'
+        )
+      }
+      return { commits, how: `${label} read with the compare endpoint`, warnings }
+    } catch (error) {
+      if (error instanceof ServiceError && error.fatal) throw error
+      return {
+        warning:
+          `could not read the commits ${base}...${head} with the compare endpoint ` +
+          `(${firstLineOf(error)}): ${FIX_HISTORY}; \`since\` must name a ref or sha the ` +
+          'repository has'
+      }
+    }
+  }
+
+  private async resolve(ref: string): Promise<string | undefined> {
+    const result = await git(this.workspace, [
+      'rev-parse',
+      '--verify',
+      '--quiet',
+      `${ref}^{commit}`
+    ])
+    const sha = result.stdout.trim()
+    return result.ok && /^[0-9a-f]{40,64}$/.test(sha) ? sha : undefined
+  }
+}
+
+async function git(
+  cwd: string | undefined,
+  args: string[]
+): Promise<{ ok: boolean; stdout: string }> {
+  if (!cwd) return { ok: false, stdout: '' }
+  try {
+    // Loaded when a range is read with git: most runs never start a process.
+    const { getExecOutput } = await import('@actions/exec')
+    const result = await getExecOutput('git', args, { cwd, silent: true, ignoreReturnCode: true })
+    return { ok: result.exitCode === 0, stdout: result.stdout }
+  } catch {
+    // No git on the runner, or the folder is gone: the same as no history.
+    return { ok: false, stdout: '' }
+  }
+}
