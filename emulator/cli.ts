@@ -56,6 +56,13 @@ async function main(): Promise<void> {
   }
   process.on('SIGINT', () => stop('SIGINT'))
   process.on('SIGTERM', () => stop('SIGTERM'))
+  process.on('SIGHUP', () => stop('SIGHUP'))
+  // It stops with whoever started it: `npm run emulator` killed by its pid (even with SIGKILL,
+  // which npm cannot pass on) must not leave it listening. An orphan gets a new parent.
+  const parent = process.ppid
+  setInterval(() => {
+    if (process.ppid !== parent) stop(`its parent (pid ${parent}) exited`)
+  }, 250).unref()
 }
 
 main().catch(error => {

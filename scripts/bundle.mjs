@@ -2,10 +2,14 @@
 // Node 24. What only a run that gets past its inputs needs (the HTTP client, the run) is split
 // into chunks loaded on demand, so bad input fails without loading it. dist/licenses.txt lists
 // every package the bundle holds, with its license text.
+// dist/cli.js is the package's bin, `record-deployment`, the same core as a command line: one
+// file of its own (the action's files stay as they are), with action.yml's inputs and outputs
+// built in for its flags and --help.
 import { build } from 'esbuild'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { parse } from 'yaml'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const dist = join(root, 'dist')
@@ -57,17 +61,13 @@ const leaveOutUnused = {
     })
   }
 }
-const result = await build({
+const common = {
   absWorkingDir: root,
-  entryPoints: ['src/index.ts'],
   bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',
   minify: true,
-  splitting: true,
-  outdir: 'dist',
-  chunkNames: 'chunks/[name]-[hash]',
   legalComments: 'none',
   metafile: true,
   logLevel: 'warning',
@@ -77,7 +77,40 @@ const result = await build({
   // modules (everything else is bundled). process.getBuiltinModule gives those without loading
   // node:module for createRequire, a few milliseconds of every start.
   banner: { js: 'const require=id=>process.getBuiltinModule(id);' }
+}
+const result = await build({
+  ...common,
+  entryPoints: ['src/index.ts'],
+  splitting: true,
+  outdir: 'dist',
+  chunkNames: 'chunks/[name]-[hash]'
 })
+const cli = await build({
+  ...common,
+  entryPoints: ['src/cli/index.ts'],
+  outfile: 'dist/cli.js',
+  define: { __ACTION_YML__: JSON.stringify(actionYml()) }
+})
+for (const [file, output] of Object.entries(cli.metafile.outputs))
+  result.metafile.outputs[`cli:${file}`] = output
+
+/** action.yml's description, inputs (description, default) and outputs, in its order. */
+function actionYml() {
+  const action = parse(readFileSync(join(root, 'action.yml'), 'utf8'))
+  const text = value => String(value ?? '').trim()
+  return {
+    description: text(action.description),
+    inputs: Object.entries(action.inputs ?? {}).map(([name, spec]) => ({
+      name,
+      description: text(spec?.description),
+      ...(spec?.default === undefined ? {} : { default: String(spec.default) })
+    })),
+    outputs: Object.entries(action.outputs ?? {}).map(([name, spec]) => ({
+      name,
+      description: text(spec?.description)
+    }))
+  }
+}
 
 // BUNDLE_META=FILE keeps esbuild's account of what went into each output, to see what a start costs.
 if (process.env.BUNDLE_META) writeFileSync(process.env.BUNDLE_META, JSON.stringify(result.metafile))

@@ -5,7 +5,9 @@
  * deployed:production, the linked issue too) through the runner-faithful launcher, its step's
  * `with:` exactly as written; then prints the outputs, the job summary and the request timeline.
  * No account needed; nothing is left running.
- * `--node PATH` runs the action under another Node (CI uses Node 24); `--check` exits 1 unless
+ * The action runs under Node 24 as on the runner (installed into .tmp/node24 when missing; see
+ * scripts/node24.ts), or under `--node PATH` (a relative PATH is read from where npm was started;
+ * the log says which Node ran it); `--check` exits 1 unless
  * the action succeeded with the outputs a user relies on; `--proxy` puts the emulator behind
  * https as `api.corp.test` (a self-signed certificate, trusted with NODE_EXTRA_CA_CERTS), starts
  * a local forward proxy that alone resolves that name, and runs the step with HTTPS_PROXY
@@ -20,6 +22,7 @@ import { startForwardProxy } from '../__fixtures__/forward-proxy.js'
 import { startTlsFront } from '../__fixtures__/tls-front.js'
 import { startEmulator } from '../emulator/index.js'
 import { documentedJobs, stageJob } from './documented-jobs.js'
+import { chooseNode, type ChosenNode } from './node24.js'
 import { runAction } from './run-action.js'
 
 const TOKEN = 'demo-token'
@@ -32,6 +35,19 @@ const { values: args } = parseArgs({
     proxy: { type: 'boolean', default: false }
   }
 })
+
+let node: ChosenNode
+try {
+  node = chooseNode(args.node)
+} catch (error) {
+  console.error((error as Error).message)
+  process.exit(2)
+}
+const runnerNode = node.version.startsWith('v24.')
+console.log(
+  `the action runs under Node ${node.version} (${node.path})` +
+    (runnerNode ? ', as on the runner' : `: NOT the runner's Node 24 (action.yml: node24)`)
+)
 
 const release = documentedJobs().find(job => job.source === RELEASE)
 if (!release) throw new Error(`${RELEASE} has no record-deployment step`)
@@ -55,10 +71,16 @@ try {
     proxy && front
       ? { HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: front.caFile }
       : {}
-  const run = await runAction(staged.inputs, proxyEnv, { node: args.node, context: staged.context })
+  const run = await runAction(release.with, proxyEnv, {
+    node: node.path,
+    context: staged.context,
+    expressions: staged.expressions
+  })
   const started = emulator.requests[0]?.arrivedAt ?? 0
 
-  section(`The action's log (exit code ${run.code}, ${Math.round(run.durationMs)} ms)`)
+  section(
+    `The action's log (Node ${node.version}, exit code ${run.code}, ${Math.round(run.durationMs)} ms)`
+  )
   console.log(run.stdout.trimEnd())
   if (run.stderr) console.log(run.stderr.trimEnd())
 

@@ -1,103 +1,31 @@
+// Over 300 lines on purpose: one staged world per run (history, event, files, step outputs and
+// variables, pipeline variables, the seed with the history's shas) read together.
 /**
- * The jobs the project documents, read from where users copy them: every workflow in examples/
- * and every YAML block of README.md that uses the action. Each is staged the way a run of that
- * workflow would meet the action: its event, the checkout its steps make, the files a step before
- * it writes, the values of `${{ steps.* }}` / `${{ vars.* }}`, so that the step's `with:` goes
- * through the launcher exactly as written. Used by the example table (tests) and the demo.
+ * The jobs the project documents (scripts/documented-sources.ts reads them), each staged the way a
+ * run of that workflow would meet the action: its event, the checkout its steps make, the files a
+ * step before it writes, the values of `${{ steps.* }}` / `${{ vars.* }}`, so that the step's
+ * `with:` goes through the launcher exactly as written; a pipeline outside Actions gets the
+ * variables its system sets. Used by the example table (tests) and the demo.
  */
 import { execFileSync } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { parse } from 'yaml'
 import { demoSeed, sha as fakeSha, type SeedData } from '../emulator/index.js'
-import { deriveItems, DEFAULT_DEPLOYMENT_NAME_TEMPLATE } from '../src/cluster/kubernetes/derive.js'
-import { readObjects } from '../src/cluster/kubernetes/inputs.js'
+import type { DocumentedJob } from './documented-sources.js'
+import type { Pipeline } from './documented-pipelines.js'
 import { syntheticObjects, writeKubectlList } from './kubectl-list.js'
-import { evaluate, projectRoot, type ExpressionContext, type RunContext } from './run-action.js'
+import type { ExpressionContext, RunContext } from './run-action.js'
 
-export interface DocumentedJob {
-  /** where a user finds it: `examples/promote-with-labels.yml` or `README.md: Record a whole cluster` */
-  source: string
-  /** the first event of the workflow's `on:`; `push` for a README block that shows none */
-  eventName: string
-  /** the step's `with:`, unevaluated, as the user copies it */
-  with: Record<string, string>
-  /** an `actions/checkout` step before ours, and its `fetch-depth` (1 unless given) */
-  checkout?: { fetchDepth: number }
-}
+export {
+  asWorkflow,
+  commandLineSnippets,
+  documentedJobs,
+  documentedPipelines,
+  documentedSources,
+  type DocumentedJob,
+  type DocumentedSource
+} from './documented-sources.js'
 
-interface Step {
-  uses?: string
-  with?: Record<string, unknown>
-}
-
-const isOurs = (step: Step) => /(^|\/)record-deployment@/.test(step.uses ?? '')
-
-/** Every documented job: examples/*.yml first, then README's blocks in order. */
-export function documentedJobs(root = projectRoot()): DocumentedJob[] {
-  const jobs: DocumentedJob[] = []
-  const folder = join(root, 'examples')
-  for (const file of readdirSync(folder)
-    .filter(f => /\.ya?ml$/.test(f))
-    .sort()) {
-    jobs.push(...jobsOf(`examples/${file}`, parse(readFileSync(join(folder, file), 'utf8'))))
-  }
-  let heading = 'README.md'
-  const readme = readFileSync(join(root, 'README.md'), 'utf8')
-  const blocks = readme.split(/^```/m)
-  for (let i = 0; i < blocks.length; i++) {
-    const block = blocks[i] ?? ''
-    if (i % 2 === 0) {
-      const headings = [...block.matchAll(/^#{2,3} (.+)$/gm)]
-      const last = headings[headings.length - 1]?.[1]
-      if (last) heading = last.trim()
-      continue
-    }
-    if (!block.startsWith('yaml') || !/record-deployment@/.test(block)) continue
-    jobs.push(...jobsOf(`README.md: ${heading}`, parse(block.slice('yaml'.length))))
-  }
-  return jobs
-}
-
-/** A whole workflow, a job's `steps:` list, or a list of steps. */
-function jobsOf(source: string, document: unknown): DocumentedJob[] {
-  const workflow = document as {
-    on?: unknown
-    jobs?: Record<string, { steps?: Step[] }>
-  }
-  const eventName = firstEvent(workflow.on) ?? 'push'
-  const stepLists: Step[][] = Array.isArray(document)
-    ? [document as Step[]]
-    : Object.values(workflow.jobs ?? {}).map(job => job.steps ?? [])
-  const jobs: DocumentedJob[] = []
-  for (const steps of stepLists) {
-    steps.forEach((step, index) => {
-      if (!isOurs(step)) return
-      const checkout = steps.slice(0, index).find(s => /^actions\/checkout@/.test(s.uses ?? ''))
-      jobs.push({
-        source,
-        eventName,
-        with: Object.fromEntries(
-          Object.entries(step.with ?? {}).map(([name, value]) => [name, String(value)])
-        ),
-        ...(checkout
-          ? { checkout: { fetchDepth: Number(checkout.with?.['fetch-depth'] ?? 1) } }
-          : {})
-      })
-    })
-  }
-  return jobs
-}
-
-function firstEvent(on: unknown): string | undefined {
-  if (typeof on === 'string') return on
-  if (Array.isArray(on)) return on[0] as string | undefined
-  if (on && typeof on === 'object') return Object.keys(on)[0]
-  return undefined
-}
-
-/** The repository every staged run is in, and its history: three pull requests since v1.0.0. */
 export const REPOSITORY = 'acme/web'
 export const RELEASE_TAG = 'v1.1.0'
 /** What the release shipped: #12-#14, and #11 that #12 fixes. */
@@ -109,16 +37,26 @@ export const BUILT_DIGEST = 'sha256:' + '5f1c0de5'.repeat(8)
 export const BUILT_IMAGE = 'ghcr.io/acme/web'
 
 export interface StagedJob {
-  /** the step's inputs, evaluated as the runner would */
-  inputs: Record<string, string>
   context: Partial<RunContext>
+  /**
+   * the workflow's other contexts for the step's `with:` (`steps`, `vars`, `secrets`, `env`),
+   * evaluated by the launcher with its `github` and `runner` (`runAction`'s `expressions`)
+   */
+  expressions: ExpressionContext
   /** the emulator's data: the repository, its labels, pull requests and the history */
   seed: SeedData
+  /** the items a step before ours wrote to `deployments-file`, if the step reads one */
+  deploymentsFile?: ClusterItem[]
   /**
-   * the items a step before ours wrote to `deployments-file`, if it names one; for
-   * `kubernetes-file`, the items the list kubectl printed gives, derived from that file
+   * for `kubernetes-file`: the number of workloads of the synthetic cluster whose kubectl output
+   * was written there (`syntheticObjects` of scripts/kubectl-list.ts)
    */
-  clusterItems?: ClusterItem[]
+  kubectlWorkloads?: number
+  /**
+   * for a pipeline outside Actions: the variables its system gives the script (the commit, the
+   * environment, what an earlier job passed on, the secrets) and the service's URL
+   */
+  variables?: Record<string, string>
 }
 
 export interface ClusterItem {
@@ -128,26 +66,38 @@ export interface ClusterItem {
   version?: string
 }
 
+/** A real git repository with the staged history, cloned by every staged run that checks out. */
+export interface Origin {
+  dir: string
+  shas: History
+}
+
+/** Makes the origin repository in `dir` (once; staged runs clone it). */
+export async function makeOrigin(dir: string): Promise<Origin> {
+  return { dir, shas: await makeHistory(dir) }
+}
+
 /**
- * Prepares `workspace` (an empty folder) for one run of `job`: a git history like the one the
- * seed describes (cloned as deep as the example's checkout asks, or none without a checkout),
- * the deployments file of size `clusterSize` when the step reads one, and the run's context.
+ * Prepares `workspace` (an empty folder) for one run of `job`: a clone of the origin's history as
+ * deep as the example's checkout asks (none without a checkout), the deployments file or the
+ * kubectl output of `clusterSize` workloads when the step reads one, and the run's context.
  */
 export async function stageJob(
   job: DocumentedJob,
   workspace: string,
-  run: { token: string; apiUrl: string; clusterSize?: number }
+  run: { token: string; apiUrl: string; clusterSize?: number; origin?: Origin }
 ): Promise<StagedJob> {
-  const history = join(workspace, '..', `${workspace.split('/').pop() ?? 'w'}-origin`)
-  const shas = await makeHistory(history)
+  const origin =
+    run.origin ??
+    (await makeOrigin(join(workspace, '..', `${workspace.split('/').pop() ?? 'w'}-origin`)))
+  const shas = origin.shas
   if (job.checkout) {
     const depth = job.checkout.fetchDepth > 0 ? ['--depth', String(job.checkout.fetchDepth)] : []
-    git(join(workspace, '..'), ['clone', '-q', ...depth, `file://${history}`, workspace])
+    git(join(workspace, '..'), ['clone', '-q', ...depth, `file://${origin.dir}`, workspace])
   } else {
     await mkdir(workspace, { recursive: true })
   }
 
-  const head = shas.c3
   const event = eventOf(job.eventName, shas)
   const context: Partial<RunContext> = {
     token: run.token,
@@ -155,46 +105,76 @@ export async function stageJob(
     repository: REPOSITORY,
     eventName: job.eventName,
     event: event.payload,
-    sha: head,
+    sha: shas.c3,
     ref: event.ref,
     workspace
   }
 
-  let clusterItems: ClusterItem[] | undefined
+  const staged: StagedJob = {
+    context,
+    expressions: { steps: stepOutputsFor(job), vars: varsFor(job), secrets: {}, env: {} },
+    seed: seedWith(shas)
+  }
   const file = job.with['deployments-file']
   if (file) {
-    clusterItems = clusterOf(run.clusterSize ?? 3)
-    await writeFile(join(workspace, file), JSON.stringify(clusterItems))
+    staged.deploymentsFile = clusterOf(run.clusterSize ?? 3)
+    await writeFile(join(workspace, file), JSON.stringify(staged.deploymentsFile))
   }
   const kubernetesFile = job.with['kubernetes-file']
-  if (kubernetesFile) clusterItems = writeKubectlOutput(job, join(workspace, kubernetesFile), run)
-
-  const expressions: ExpressionContext = {
-    github: {
-      repository: REPOSITORY,
-      repository_owner: REPOSITORY.split('/')[0],
-      sha: head,
-      ref: event.ref,
-      ref_name: event.ref.replace(/^refs\/(heads|tags)\//, ''),
-      event_name: job.eventName,
-      event: event.payload,
-      run_id: '4242',
-      run_number: '7',
-      workspace
-    },
-    steps: stepOutputsFor(job),
-    vars: varsFor(job)
+  if (kubernetesFile) {
+    staged.kubectlWorkloads = run.clusterSize ?? 3
+    writeKubectlList(join(workspace, kubernetesFile), syntheticObjects(staged.kubectlWorkloads))
   }
-  const inputs = Object.fromEntries(
-    Object.entries(job.with).map(([name, value]) => [name, evaluate(value, expressions)])
-  )
-  return { inputs, context, seed: seedWith(shas), clusterItems }
+  if (job.pipeline) staged.variables = pipelineVariables(job.pipeline, workspace, shas, run)
+  return staged
+}
+
+/**
+ * What each system sets for a job's script, as its documentation names them, with the values of
+ * the staged run; the secrets the example names hold the token; `GITHUB_API_URL` points at the
+ * emulator. `IMAGE_DIGEST` is what the example says an earlier job or stage passed on. A variable
+ * the script uses and nobody sets fails the run (bash -u).
+ */
+function pipelineVariables(
+  pipeline: Pipeline,
+  workspace: string,
+  shas: History,
+  run: { token: string; apiUrl: string }
+): Record<string, string> {
+  const system: Record<Pipeline['kind'], Record<string, string>> = {
+    'GitLab CI': {
+      CI: 'true',
+      GITLAB_CI: 'true',
+      CI_COMMIT_SHA: shas.c3,
+      CI_COMMIT_TAG: RELEASE_TAG,
+      CI_COMMIT_REF_NAME: RELEASE_TAG,
+      CI_PIPELINE_ID: '4242',
+      CI_JOB_ID: '7',
+      CI_PROJECT_DIR: workspace,
+      ...(pipeline.environment ? { CI_ENVIRONMENT_NAME: pipeline.environment } : {}),
+      IMAGE_DIGEST: BUILT_DIGEST
+    },
+    Jenkins: {
+      BUILD_NUMBER: '7',
+      BUILD_ID: '7',
+      JOB_NAME: 'web',
+      WORKSPACE: workspace,
+      GIT_COMMIT: shas.c3,
+      IMAGE_DIGEST: BUILT_DIGEST
+    },
+    'Argo CD hook': { KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '443' }
+  }
+  return {
+    ...system[pipeline.kind],
+    ...Object.fromEntries(pipeline.secrets.map(name => [name, run.token])),
+    GITHUB_API_URL: run.apiUrl
+  }
 }
 
 /** `${{ steps.<id>.outputs.<name> }}` a step before ours gives: a build step's digest. */
 function stepOutputsFor(job: DocumentedJob): Record<string, { outputs: Record<string, string> }> {
   const steps: Record<string, { outputs: Record<string, string> }> = {}
-  for (const [, id, output] of expressionsOf(job, /steps\.([\w-]+)\.outputs\.([\w-]+)/)) {
+  for (const [, id, output] of namesIn(job, /\bsteps\.([\w-]+)\.outputs\.([\w-]+)/g)) {
     steps[id as string] = {
       outputs: {
         ...steps[id as string]?.outputs,
@@ -208,19 +188,18 @@ function stepOutputsFor(job: DocumentedJob): Record<string, { outputs: Record<st
 /** `${{ vars.* }}` the repository defines: a digest or an image, by name. */
 function varsFor(job: DocumentedJob): Record<string, string> {
   const vars: Record<string, string> = {}
-  for (const [, name] of expressionsOf(job, /vars\.([\w-]+)/)) {
+  for (const [, name] of namesIn(job, /\bvars\.([\w-]+)/g)) {
     vars[name as string] = valueNamed(name as string, job)
   }
   return vars
 }
 
-function expressionsOf(job: DocumentedJob, pattern: RegExp): RegExpMatchArray[] {
+/** The matches of `pattern` inside the `${{ }}` expressions of the step's `with:`. */
+function namesIn(job: DocumentedJob, pattern: RegExp): RegExpMatchArray[] {
   const found: RegExpMatchArray[] = []
   for (const value of Object.values(job.with)) {
-    for (const [, expression] of value.matchAll(/\$\{\{\s*(.*?)\s*\}\}/g)) {
-      const match = new RegExp(`^${pattern.source}$`).exec(expression ?? '')
-      if (match) found.push(match)
-    }
+    for (const [, expression] of value.matchAll(/\$\{\{(.*?)\}\}/gs))
+      found.push(...(expression ?? '').matchAll(pattern))
   }
   return found
 }
@@ -276,32 +255,6 @@ function eventOf(
   }
 }
 
-/**
- * What `kubectl get pods,replicasets,... -A -o json` prints for a cluster of `clusterSize`
- * workloads (Deployments mid-rollout, DaemonSets, StatefulSets, CronJobs, init containers,
- * annotations), and the items it gives under the step's namespace filters and template.
- */
-function writeKubectlOutput(
-  job: DocumentedJob,
-  path: string,
-  run: { clusterSize?: number }
-): ClusterItem[] {
-  writeKubectlList(path, syntheticObjects(run.clusterSize ?? 3))
-  const only = listOf(job.with['namespaces'])
-  const excluded = listOf(job.with['exclude-namespaces'])
-  const { objects } = readObjects(path, namespace =>
-    only.length > 0 ? only.includes(namespace) : !excluded.includes(namespace)
-  )
-  const template = job.with['deployment-name-template'] ?? DEFAULT_DEPLOYMENT_NAME_TEMPLATE
-  return deriveItems(objects, template).items
-}
-
-const listOf = (value: string | undefined) =>
-  (value ?? '')
-    .split(/[\n,]/)
-    .map(item => item.trim())
-    .filter(Boolean)
-
 /** Distinct workloads of a cluster, as the README's kubectl | jq step writes them. */
 function clusterOf(size: number): ClusterItem[] {
   return Array.from({ length: size }, (_, i) => ({
@@ -312,7 +265,7 @@ function clusterOf(size: number): ClusterItem[] {
   }))
 }
 
-type History = Record<'c0' | 'c1' | 'c2' | 'c3', string>
+export type History = Record<'c0' | 'c1' | 'c2' | 'c3', string>
 
 /**
  * A real git repository with the history `demoSeed()` describes (v1.0.0, then #12 merged, #13

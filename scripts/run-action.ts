@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: the runner's whole contract for one step (inputs and defaults,
+// contexts and expressions, variables, file commands, signals) in the one place that starts dist/.
 /**
  * The one way tests, the demo and the benchmark start the bundled action: as the Actions runner
  * starts a `node24` action step. Every input action.yml declares arrives as `INPUT_<NAME>`
@@ -11,6 +13,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { data as expressionData, Evaluator, Lexer, Parser } from '@actions/expressions'
 import { parse } from 'yaml'
 
 /** The checkout's root: the nearest folder up from here that holds action.yml (also from build/). */
@@ -94,6 +97,12 @@ export interface LaunchOptions {
    * when absent), then `afterMs` more, then is sent. A process that already ended gets none.
    */
   signals?: ScheduledSignal[]
+  /**
+   * The workflow's other contexts (`steps`, `vars`, `secrets`, `env`, ...). When given, `inputs`
+   * are the step's `with:` values as written, and are evaluated here with these and the run's own
+   * `github` and `runner`, as the runner evaluates a step's `with:`.
+   */
+  expressions?: ExpressionContext
 }
 
 export interface ScheduledSignal {
@@ -130,7 +139,7 @@ function scheduleSignals(
 
 /**
  * Starts the bundled action as the runner does. `inputs` are the step's `with:` values as the
- * workflow gives them (already evaluated); every other declared input gets its default. `env`
+ * workflow gives them (already evaluated, unless `options.expressions` is given); every other declared input gets its default. `env`
  * adds or overrides variables of the step (`GITHUB_*` ones there also shape the run's context).
  */
 export async function runAction(
@@ -159,6 +168,7 @@ export async function runAction(
     const runnerTemp = join(temp, 'runner-temp')
     await mkdir(runnerTemp)
     const expressions: ExpressionContext = {
+      ...options.expressions,
       github: {
         token: context.token,
         api_url: context.apiUrl,
@@ -195,7 +205,13 @@ export async function runAction(
 
     const started: Record<string, string> = {}
     for (const [name, spec] of Object.entries(declaredInputs())) {
-      started[name] = inputs[name] ?? evaluate(spec.default ?? '', expressions)
+      const given = inputs[name]
+      started[name] =
+        given === undefined
+          ? evaluate(spec.default ?? '', expressions)
+          : options.expressions
+            ? evaluate(given, expressions)
+            : given
     }
     for (const name of Object.keys(inputs)) {
       if (!(name in started))
@@ -320,27 +336,23 @@ async function readIfThere(path: string | undefined): Promise<string> {
 }
 
 /**
- * Evaluates the `${{ ... }}` expressions of a workflow value the way the runner does for the
- * property paths workflows use in `with:` and action.yml defaults (`github.event.release.tag_name`,
- * `steps.build.outputs.digest`, `vars.DIGEST`). A path that leads nowhere is an empty string, as on
- * the runner; anything else than a property path (functions, operators) is refused, so a test
- * cannot pass on an expression nobody evaluated.
+ * Evaluates the `${{ ... }}` expressions of a workflow value as the runner does, with GitHub's own
+ * expression engine (`@actions/expressions`: the lexer, parser and evaluator of the Actions
+ * language, its functions `format`, `fromJSON`, `contains`, ... and its case-insensitive context
+ * names). `context` holds the named values (`github`, `runner`, `steps`, `vars`, ...); a name it
+ * lacks is an error, as in a workflow, so a test cannot pass on an expression nobody evaluated. A
+ * path that leads nowhere is an empty string; an object or array becomes its JSON, as on the runner.
  */
 export function evaluate(template: string, context: ExpressionContext): string {
-  return template.replace(/\$\{\{\s*(.*?)\s*\}\}/g, (_, expression: string) => {
-    if (!/^[A-Za-z_][\w-]*(\.[\w-]+|\[\d+\])*$/.test(expression))
-      throw new Error(`the launcher evaluates property paths only, not \`${expression}\``)
-    let value: unknown = context
-    for (const key of expression.split(/\.|\[(\d+)\]/).filter(Boolean)) {
-      // Context names are case-insensitive on the runner (`vars.digest` is `vars.DIGEST`).
-      value =
-        typeof value === 'object' && value !== null
-          ? (Object.entries(value).find(([k]) => k.toLowerCase() === key.toLowerCase())?.[1] ??
-            undefined)
-          : undefined
-    }
-    if (value === undefined || value === null) return ''
-    return typeof value === 'object' ? JSON.stringify(value) : String(value)
+  const names = Object.keys(context)
+  const values = JSON.parse(
+    JSON.stringify(context),
+    expressionData.reviver
+  ) as expressionData.Dictionary
+  return template.replace(/\$\{\{(.*?)\}\}/gs, (_, source: string) => {
+    const lexed = new Lexer(source).lex()
+    const value = new Evaluator(new Parser(lexed.tokens, names, []).parse(), values).evaluate()
+    return value.primitive ? value.coerceString() : JSON.stringify(value, expressionData.replacer)
   })
 }
 

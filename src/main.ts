@@ -1,10 +1,12 @@
 import * as core from '@actions/core'
 import { InputError, parseInputs, readRawInputs } from './inputs/index.js'
+import { isUnevaluated } from './inputs/names.js'
 import { failureReport, renderSummary, toOutputs } from './report.js'
 import { readRunEvent } from './run-event.js'
 import { Cancellation } from './client/cancel.js'
 import { firstLineOf } from './result.js'
 import type { RunOptions } from './run.js'
+import { listenForCancel } from './signals.js'
 
 const coreLog = {
   debug: (message: string) => core.debug(message),
@@ -32,13 +34,16 @@ export async function run(options: RunOptions = {}): Promise<void> {
 async function runAction(options: RunOptions): Promise<void> {
   // Masked before anything could print it, bad input included.
   for (const secret of [core.getInput('token'), process.env['GITHUB_TOKEN']]) {
-    if (secret) core.setSecret(secret.trim())
+    if (secret && !isUnevaluated(secret)) core.setSecret(secret.trim())
   }
 
   let inputs
   try {
     inputs = parseInputs(
-      readRawInputs(name => core.getInput(name)),
+      readRawInputs(
+        name => core.getInput(name),
+        message => core.debug(message)
+      ),
       process.env
     )
   } catch (error) {
@@ -59,7 +64,7 @@ async function runAction(options: RunOptions): Promise<void> {
   }
   const cancellation = options.cancellation ?? new Cancellation()
   // Until the outputs and the summary are written: a signal then must not kill the process.
-  const stopListening = listenForCancel(cancellation)
+  const stopListening = listenForCancel(cancellation, message => core.info(message))
   try {
     // Loaded only once the inputs are sound: bad input fails without loading the HTTP client.
     const { run: runJobs } = await import('./run.js')
@@ -77,42 +82,7 @@ async function runAction(options: RunOptions): Promise<void> {
   }
 }
 
-/**
- * How long a request in flight may go on after the first cancel: long enough for a write to get
- * its answer (so the report knows it was applied), short enough to be done before the runner's
- * SIGTERM, which comes a few seconds after its SIGINT and cuts the request at once.
- */
-export const IN_FLIGHT_GRACE_MS = 3000
-
-/**
- * The runner cancels with SIGINT, then SIGTERM, then kills. Without handlers Node dies on the first
- * signal with no outputs and no summary; with them the run stops at the next safe point and the
- * step reports what it did. Returns the function that removes the handlers.
- */
-function listenForCancel(cancellation: Cancellation): () => void {
-  let grace: NodeJS.Timeout | undefined
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (!cancellation.requested) {
-      core.info(
-        `Cancel requested (${signal}): stopping at the next safe point; a request in flight gets ` +
-          `${IN_FLIGHT_GRACE_MS / 1000} s to finish`
-      )
-      cancellation.cancel(signal)
-      grace = setTimeout(() => cancellation.abortInFlight(signal), IN_FLIGHT_GRACE_MS)
-      grace.unref()
-    } else {
-      core.info(`${signal}: cutting the request in flight`)
-      cancellation.abortInFlight(signal)
-    }
-  }
-  process.on('SIGINT', onSignal)
-  process.on('SIGTERM', onSignal)
-  return () => {
-    clearTimeout(grace)
-    process.off('SIGINT', onSignal)
-    process.off('SIGTERM', onSignal)
-  }
-}
+export { IN_FLIGHT_GRACE_MS } from './signals.js'
 
 /** Later steps read the outputs: a file the runner gave that cannot take them fails the step. */
 function writeOutputs(outputs: Record<string, string>): string | undefined {

@@ -1,6 +1,6 @@
 /*
- * GitHub's published OpenAPI description (`@octokit/openapi`, pinned in package.json) as the
- * source of truth for the conformance tests.
+ * GitHub's published OpenAPI description (`@octokit/openapi`, the version pinned in
+ * scripts/openapi-excerpt.mjs) as the source of truth for the conformance tests.
  *
  * Why this way: the package ships OpenAPI 3.0 only (`generated/api.github.com.json` and a
  * dereferenced `.deref.json` five times its size; no 3.1 variant), and 3.0 schemas are not JSON
@@ -42,10 +42,12 @@ export interface Problem {
   errors: string
 }
 
-const SPEC_FILE = new URL(
-  '../../node_modules/@octokit/openapi/generated/api.github.com.json',
-  import.meta.url
-)
+/**
+ * The endpoints the action calls, and every component they reference, as the pinned package
+ * publishes them: `scripts/openapi-excerpt.mjs` writes it from the package and checks it against
+ * the package (`__tests__/conformance/excerpt.test.ts`, `.ci/run`).
+ */
+const SPEC_FILE = new URL('./api.github.com.excerpt.json', import.meta.url)
 const DROPPED = new Set(['example', 'examples', 'discriminator', 'xml', 'externalDocs'])
 
 export class Description {

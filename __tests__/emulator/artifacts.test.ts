@@ -28,7 +28,7 @@ describe('artifact metadata', () => {
   beforeAll(async () => {
     emulator = await startEmulator({
       attestedDigests: [DIGEST, DIGEST_B],
-      jobStepMs: 30,
+      jobStepMs: 200,
       pollIntervalSeconds: 2,
       repos: ['acme/web', 'other/web']
     })

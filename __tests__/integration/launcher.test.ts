@@ -92,7 +92,7 @@ test('a step that gives an input action.yml does not declare is refused', async 
   await expect(runAction({ digset: 'x' }, {}, { entry: probe })).rejects.toThrow(/digset/)
 })
 
-test('expressions: property paths of the context, case-insensitive; a missing one is empty', () => {
+test("expressions: GitHub's engine, case-insensitive names, functions; a missing path is empty, an unknown context an error", () => {
   const context = {
     github: { event: { release: { tag_name: 'v1' } }, repository: 'acme/web' },
     steps: { build: { outputs: { digest: 'sha256:x' } } },
@@ -104,7 +104,13 @@ test('expressions: property paths of the context, case-insensitive; a missing on
   expect(evaluate('${{ github.event.release.tag_name }}', context)).toBe('v1')
   expect(evaluate('${{steps.build.outputs.digest}}', context)).toBe('sha256:x')
   expect(evaluate('${{ github.event.number }}', context)).toBe('')
-  expect(() => evaluate("${{ format('{0}', github.sha) }}", context)).toThrow(/property paths/)
+  expect(evaluate("${{ format('{0}-{1}', github.repository, vars.DIGEST) }}", context)).toBe(
+    'acme/web-sha256:y'
+  )
+  expect(evaluate('${{ fromJSON(\'{"a":[1,2]}\').a[1] }}', context)).toBe('2')
+  expect(evaluate('${{ github.event.release }}', context)).toBe('{"tag_name":"v1"}')
+  expect(evaluate("${{ contains('deployed:staging', 'staging') && 'yes' }}", context)).toBe('yes')
+  expect(() => evaluate('${{ secrets.TOKEN }}', context)).toThrow(/secrets/)
 })
 
 test('the output file: plain lines, heredoc blocks, CRLF, an unterminated block refused', () => {

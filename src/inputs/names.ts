@@ -85,9 +85,28 @@ export function withoutDefaults(raw: RawInputs): RawInputs {
   return chosen
 }
 
-/** Reads the raw inputs through the runner's accessor (`core.getInput`). */
-export function readRawInputs(getInput: (name: string) => string): RawInputs {
+/**
+ * Reads the raw inputs through the runner's accessor (`core.getInput`). A value that is a whole
+ * `${{ ... }}` expression was never evaluated (the runner evaluates them; `@github/local-action`
+ * hands action.yml's defaults over as written): it is read as unset, so the input falls back as
+ * documented, and `debug` says so.
+ */
+export function readRawInputs(
+  getInput: (name: string) => string,
+  debug: (message: string) => void = () => {}
+): RawInputs {
   const raw: RawInputs = {}
-  for (const name of INPUT_NAMES) raw[name] = getInput(name)
+  for (const name of INPUT_NAMES) {
+    const value = getInput(name)
+    if (isUnevaluated(value)) {
+      debug(`Input ${name} is \`${value.trim()}\`, an expression nothing evaluated: read as unset`)
+      raw[name] = ''
+    } else raw[name] = value
+  }
   return raw
+}
+
+/** A value that is a whole `${{ ... }}` expression, as written in a workflow or action.yml. */
+export function isUnevaluated(value: string): boolean {
+  return /^\s*\$\{\{[\s\S]*\}\}\s*$/.test(value)
 }

@@ -1,0 +1,212 @@
+/**
+ * Where users copy the action from, read as they find it: every workflow in examples/, every
+ * YAML block of README.md that uses the action (a whole workflow, a list of steps or one step),
+ * and README's blocks for pipelines outside Actions that run the command line. A block that names
+ * the action and cannot be read is an error, never skipped. scripts/documented-jobs.ts stages
+ * each job for a run.
+ */
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { parse } from 'yaml'
+import { commandWords, flagsOf, pipelineOf, type Pipeline } from './documented-pipelines.js'
+import { projectRoot } from './run-action.js'
+
+export interface DocumentedJob {
+  /** where a user finds it: `examples/promote-with-labels.yml` or `README.md: Record a whole cluster` */
+  source: string
+  /** the first event of the workflow's `on:`; `push` for a README block that shows none */
+  eventName: string
+  /** the step's `with:`, unevaluated, as the user copies it */
+  with: Record<string, string>
+  /** an `actions/checkout` step before ours, and its `fetch-depth` (1 unless given) */
+  checkout?: { fetchDepth: number }
+  /**
+   * a pipeline outside GitHub Actions that runs the command line (README's "Outside GitHub
+   * Actions"); `with` then holds its flags as written, unexpanded
+   */
+  pipeline?: Pipeline
+}
+
+/** One workflow or snippet that shows the action, as a user copies it. */
+export interface DocumentedSource {
+  source: string
+  /** the YAML as written */
+  text: string
+  /** a whole workflow, a list of steps, or a single step */
+  shape: 'workflow' | 'steps' | 'step'
+  document: unknown
+}
+
+interface Step {
+  uses?: string
+  with?: Record<string, unknown>
+}
+
+const isOurs = (step: Step) => /(^|\/)record-deployment@/.test(step.uses ?? '')
+
+/**
+ * Every workflow and snippet that shows the action: examples/*.yml and *.yaml first, then
+ * README's blocks in order. A README block that names `record-deployment@` and cannot be read as
+ * YAML (another fence, not a workflow, a list of steps or a step) is an error, never skipped.
+ */
+export function documentedSources(root = projectRoot()): DocumentedSource[] {
+  const sources: DocumentedSource[] = []
+  const folder = join(root, 'examples')
+  for (const file of readdirSync(folder)
+    .filter(f => /\.ya?ml$/.test(f))
+    .sort()) {
+    sources.push(sourceOf(`examples/${file}`, readFileSync(join(folder, file), 'utf8')))
+  }
+  for (const { source, fence, body } of readmeBlocks(root)) {
+    if (!/record-deployment@/.test(body)) continue
+    if (!/^ya?ml$/.test(fence))
+      throw new Error(
+        `${source}: a block that uses the action is fenced \`${fence}\`; fence it \`yaml\` ` +
+          'so that the example table runs it and the workflow parser reads it'
+      )
+    sources.push(sourceOf(source, body))
+  }
+  return sources
+}
+
+const runsTheCommandLine = (body: string) =>
+  !/record-deployment@/.test(body) && /\brecord-deployment\s+--/.test(body)
+const isShell = (fence: string) => /^(sh|bash|shell|console)$/.test(fence)
+
+/** README's pipelines that run the command line (`record-deployment --...`), in order. */
+export function documentedPipelines(
+  root = projectRoot()
+): Array<{ source: string; pipeline: Pipeline }> {
+  return readmeBlocks(root)
+    .filter(({ fence, body }) => runsTheCommandLine(body) && !isShell(fence))
+    .map(({ source, fence, body }) => ({ source, pipeline: pipelineOf(source, fence, body) }))
+}
+
+/**
+ * README's shell snippets that show the command line with placeholders (`GITHUB_TOKEN=...`),
+ * not a pipeline to run: the example table names the ones it leaves to other tests.
+ */
+export function commandLineSnippets(root = projectRoot()): string[] {
+  return readmeBlocks(root)
+    .filter(({ fence, body }) => runsTheCommandLine(body) && isShell(fence))
+    .map(({ source }) => source)
+}
+
+/** README's fenced blocks, each named after the heading above it (`## A: ### B` as `A: B`). */
+function readmeBlocks(root: string): Array<{ source: string; fence: string; body: string }> {
+  const found: Array<{ source: string; fence: string; body: string }> = []
+  let section = ''
+  let heading = 'README.md'
+  const blocks = readFileSync(join(root, 'README.md'), 'utf8').split(/^```/m)
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i] ?? ''
+    if (i % 2 === 0) {
+      for (const [, level, title] of block.matchAll(/^(#{2,4}) (.+)$/gm)) {
+        if (level === '##') section = heading = (title ?? '').trim()
+        else heading = `${section}: ${(title ?? '').trim()}`
+      }
+      continue
+    }
+    const newline = block.indexOf('\n')
+    found.push({
+      source: `README.md: ${heading}`,
+      fence: block.slice(0, newline).trim(),
+      body: block.slice(newline + 1)
+    })
+  }
+  return found
+}
+
+function sourceOf(source: string, text: string): DocumentedSource {
+  const document: unknown = parse(text)
+  const shape = Array.isArray(document)
+    ? 'steps'
+    : isObject(document) && 'jobs' in document
+      ? 'workflow'
+      : isObject(document) && 'uses' in document
+        ? 'step'
+        : undefined
+  if (!shape) throw new Error(`${source}: neither a workflow, a list of steps nor a single step`)
+  return { source, text, shape, document }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/**
+ * The source as a whole workflow for GitHub's parser: a list of steps or a single step goes into
+ * one job of a `workflow_dispatch` workflow, indented as written (line numbers shift by 5).
+ */
+export function asWorkflow(source: DocumentedSource): string {
+  if (source.shape === 'workflow') return source.text
+  const lines = source.text.replace(/\n+$/, '').split('\n')
+  const steps =
+    source.shape === 'steps' ? lines : lines.map((line, i) => (i === 0 ? '- ' : '  ') + line)
+  return [
+    'on: workflow_dispatch',
+    'jobs:',
+    '  documented:',
+    '    runs-on: ubuntu-latest',
+    '    steps:',
+    ...steps.map(line => (line ? `      ${line}` : line))
+  ].join('\n')
+}
+
+/**
+ * Every documented job: each step of ours in every documented source, in their order, then each
+ * pipeline that runs the command line.
+ */
+export function documentedJobs(root = projectRoot()): DocumentedJob[] {
+  const steps = documentedSources(root).flatMap(source => {
+    const jobs = jobsOf(source)
+    if (jobs.length === 0)
+      throw new Error(`${source.source} names record-deployment@ but has no step that uses it`)
+    return jobs
+  })
+  const pipelines = documentedPipelines(root).map(({ source, pipeline }) => ({
+    source,
+    eventName: 'none',
+    with: flagsOf(commandWords(pipeline.script)),
+    pipeline
+  }))
+  return [...steps, ...pipelines]
+}
+
+/** The steps of ours in a whole workflow, a job's `steps:` list, or a single step. */
+function jobsOf({ source, shape, document }: DocumentedSource): DocumentedJob[] {
+  const workflow = document as { on?: unknown; jobs?: Record<string, { steps?: Step[] }> }
+  const eventName = (shape === 'workflow' ? firstEvent(workflow.on) : undefined) ?? 'push'
+  const stepLists: Step[][] =
+    shape === 'steps'
+      ? [document as Step[]]
+      : shape === 'step'
+        ? [[document as Step]]
+        : Object.values(workflow.jobs ?? {}).map(job => job.steps ?? [])
+  const jobs: DocumentedJob[] = []
+  for (const steps of stepLists) {
+    steps.forEach((step, index) => {
+      if (!isOurs(step)) return
+      const checkout = steps.slice(0, index).find(s => /^actions\/checkout@/.test(s.uses ?? ''))
+      jobs.push({
+        source,
+        eventName,
+        with: Object.fromEntries(
+          Object.entries(step.with ?? {}).map(([name, value]) => [name, String(value)])
+        ),
+        ...(checkout
+          ? { checkout: { fetchDepth: Number(checkout.with?.['fetch-depth'] ?? 1) } }
+          : {})
+      })
+    })
+  }
+  return jobs
+}
+
+function firstEvent(on: unknown): string | undefined {
+  if (typeof on === 'string') return on
+  if (Array.isArray(on)) return on[0] as string | undefined
+  if (on && typeof on === 'object') return Object.keys(on)[0]
+  return undefined
+}
+
+/** The repository every staged run is in, and its history: three pull requests since v1.0.0. */

@@ -1,0 +1,97 @@
+import type { RawInputs } from '../inputs/names.js'
+import type { DeclaredInput } from './action-yml.js'
+
+export interface CliArgs {
+  /** the inputs, by action.yml name, as the flags gave them */
+  raw: RawInputs
+  help: boolean
+  debug: boolean
+  /** each bad flag or argument, in the user's words */
+  problems: string[]
+}
+
+/** Inputs that take a list: a repeated flag adds one item (a line) each. */
+const LIST_INPUTS = new Set([
+  'labels',
+  'remove-labels',
+  'tags',
+  'runtime-risks',
+  'namespaces',
+  'exclude-namespaces',
+  'pull-requests'
+])
+
+/** Flags of the command line itself, not inputs of the action (`--version` is the artifact's version). */
+const OWN_FLAGS = new Set(['help', 'debug'])
+
+/** An input whose default is `true` or `false`: `--dry-run` alone means `true`. */
+export function isSwitch(input: DeclaredInput): boolean {
+  return input.default === 'true' || input.default === 'false'
+}
+
+/**
+ * The command line's flags: `--<input> VALUE` or `--<input>=VALUE` for every input action.yml
+ * declares (a switch alone means `true`), `--help` / `-h`, `--debug`. Nothing is
+ * thrown: every unknown flag, missing value, repeated single-value flag and stray argument is a
+ * problem, so one run names them all.
+ */
+export function parseCliArgs(argv: readonly string[], declared: readonly DeclaredInput[]): CliArgs {
+  const byName = new Map(declared.map(input => [input.name, input]))
+  const out: CliArgs = { raw: {}, help: false, debug: false, problems: [] }
+  const given: Record<string, string[]> = {}
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? ''
+    if (arg === '-h') {
+      out.help = true
+      continue
+    }
+    if (!arg.startsWith('--') || arg === '--') {
+      out.problems.push(`unexpected argument \`${arg}\`: every value goes after its flag`)
+      continue
+    }
+    const equals = arg.indexOf('=')
+    const name = equals < 0 ? arg.slice(2) : arg.slice(2, equals)
+    const inline = equals < 0 ? undefined : arg.slice(equals + 1)
+    if (OWN_FLAGS.has(name)) {
+      if (inline !== undefined) out.problems.push(`\`--${name}\` takes no value`)
+      else out[name as 'help' | 'debug'] = true
+      continue
+    }
+    const input = byName.get(name)
+    if (!input) {
+      out.problems.push(`unknown flag \`--${name}\`${suggestion(name, declared)}`)
+      continue
+    }
+    let value = inline
+    if (value === undefined) {
+      const next = argv[i + 1]
+      if (isSwitch(input)) {
+        if (next === 'true' || next === 'false') value = argv[++i]
+        else value = 'true'
+      } else if (next === undefined || next.startsWith('--')) {
+        out.problems.push(
+          `\`--${name}\` needs a value (\`--${name} VALUE\` or \`--${name}=VALUE\`)`
+        )
+        continue
+      } else value = argv[++i]
+    }
+    ;(given[name] ??= []).push(value ?? '')
+  }
+  for (const [name, values] of Object.entries(given)) {
+    if (values.length > 1 && !LIST_INPUTS.has(name)) {
+      out.problems.push(`\`--${name}\` is given ${values.length} times; it takes one value`)
+      continue
+    }
+    out.raw[name as keyof RawInputs] = values.join('\n')
+  }
+  return out
+}
+
+/** ` (did you mean --x?)` for a flag spelled with `_`, in another case, or a known prefix. */
+function suggestion(name: string, declared: readonly DeclaredInput[]): string {
+  const wanted = name.toLowerCase().replace(/_/g, '-')
+  const match =
+    declared.find(input => input.name === wanted) ??
+    declared.find(input => wanted.length >= 3 && input.name.startsWith(wanted))
+  return match ? ` (did you mean \`--${match.name}\`?)` : ''
+}
