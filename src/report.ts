@@ -111,7 +111,7 @@ export function renderSummary(
       for (const e of result.deploymentErrors.slice(0, MAX_SUMMARY_ROWS)) {
         const d = e.deployment ?? {}
         out.push(
-          `| ${cell(d.deployment_name ?? '')} | ${cell(d.name ?? '')} | ${cell(e.cause ?? '')} |`
+          `| ${cell(d.deployment_name ?? '')} | ${cell(d.name ?? e.name ?? '')} | ${cell(e.cause ?? '')} |`
         )
       }
       if (result.deploymentErrors.length > MAX_SUMMARY_ROWS) {

@@ -40,6 +40,7 @@ export const INPUT_NAMES = [
   'namespaces',
   'exclude-namespaces',
   'allow-empty-cluster',
+  'kubernetes-repository',
   'cluster-mode',
   'partial-success',
   'job-timeout',
