@@ -123,7 +123,7 @@ test('running the same deployment twice updates the one record (the upsert rule)
   expect(emulator.state.deploymentRecords['acme']).toHaveLength(1)
 })
 
-test('dry run reads, sends no write, and says create then update', async () => {
+test('dry run reads, sends no write, and says create then update (a storage record is always created)', async () => {
   const dry = await run(parseInputs(release({ 'dry-run': 'true' }), {}), fast)
   expect(writesOf(emulator.requests)).toEqual([])
   expect(dry.failures).toEqual([])
@@ -135,7 +135,8 @@ test('dry run reads, sends no write, and says create then update', async () => {
 
   await run(parseInputs(release(), {}), fast)
   const again = await run(parseInputs(release({ 'dry-run': 'true' }), {}), fast)
-  expect(again.preview.map(p => p.effect)).toEqual(['update', 'update'])
+  // The service creates a storage record per write (no upsert rule); the deployment record is upserted.
+  expect(again.preview.map(p => p.effect)).toEqual(['create', 'update'])
   expect(JSON.parse(toOutputs(again).planned ?? '')[1]).toMatchObject({
     method: 'POST',
     path: '/orgs/acme/artifacts/metadata/deployment-record',

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini'
-import type { ServiceClient } from '../client/client.js'
+import type { RequestOptions, ServiceClient } from '../client/client.js'
 import { path } from '../client/paths.js'
 import {
   parseResponse,
@@ -142,12 +142,14 @@ export async function createDeploymentRecord(
   return { value: answer.value.deployment_records ?? [], warning: answer.warning }
 }
 
+/** `resend`: see `askBeforeResend` in the client; the service creates a record per write. */
 export async function createStorageRecord(
   client: ServiceClient,
   org: string,
-  body: StorageRecordBody
+  body: StorageRecordBody,
+  resend: Pick<RequestOptions, 'askBeforeResend' | 'retriesMade'> = {}
 ): Promise<WriteAnswer<StorageRecord[]>> {
-  const response = await client.request('POST', storageRecordPath(org), { body })
+  const response = await client.request('POST', storageRecordPath(org), { body, ...resend })
   const answer = parseWriteResponse(
     storageRecordsResponse,
     response.body,

@@ -1,0 +1,117 @@
+/**
+ * A storage-record write has no upsert rule (the published description says the endpoint creates
+ * a record), so a write sent twice is two records. When the answer to one is lost after it was
+ * sent, the bundled action reads the digest's storage records before sending it again, and does
+ * not send it again when an equal record is there. Requests are counted from the emulator's log.
+ */
+import { DIGEST, TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
+import type { Emulator, Fault } from '../../emulator/index.js'
+import { createStorage } from '../../emulator/state.js'
+import { runAction } from '../../scripts/run-action.js'
+
+const STORAGE = '/orgs/acme/artifacts/metadata/storage-record'
+const LIST = `/orgs/acme/artifacts/${DIGEST}/metadata/storage-records`
+
+let emulator: Emulator
+beforeAll(async () => {
+  emulator = await withEmulator()
+})
+afterAll(async () => emulator.close())
+beforeEach(() => emulator.reset())
+
+const release = {
+  token: TOKEN,
+  repository: 'acme/web',
+  digest: DIGEST,
+  name: 'ghcr.io/acme/web',
+  version: '1.4.2',
+  'registry-url': 'https://ghcr.io',
+  'registry-repository': 'acme/web'
+}
+
+async function releaseWith(fault: Fault) {
+  emulator.addFault({ method: 'POST', path: STORAGE, fault })
+  const step = await runAction({ ...release, 'api-url': emulator.url }, {})
+  const requests = emulator.requests
+  return {
+    step,
+    posts: requests.filter(r => r.method === 'POST' && r.path === STORAGE),
+    lookups: requests.filter(r => r.method === 'GET' && decodeURIComponent(r.path) === LIST),
+    stored: emulator.state.storageRecords['acme'] ?? []
+  }
+}
+
+test('the service saved it, the answer was lost: one POST, one lookup, one record, its id in the outputs', async () => {
+  const { step, posts, lookups, stored } = await releaseWith({ kind: 'lose-answer' })
+  expect(step.code).toBe(0)
+  expect(posts.map(p => p.fault ?? p.status)).toEqual(['lose-answer'])
+  expect(lookups).toHaveLength(1)
+  expect(stored).toHaveLength(1)
+  expect(stored[0]).toMatchObject({
+    digest: DIGEST,
+    name: 'ghcr.io/acme/web',
+    registry_url: 'https://ghcr.io',
+    repository: 'acme/web',
+    version: '1.4.2'
+  })
+  expect(step.outputs['storage-record-ids']).toBe(String(stored[0]?.id))
+  expect(step.stdout).toMatch(
+    /the service holds it already, so the write took effect; not sent again/
+  )
+})
+
+test('the connection broke before the service saved it: the lookup finds nothing and the write goes again, once', async () => {
+  const { step, posts, lookups, stored } = await releaseWith({ kind: 'reset' })
+  expect(step.code).toBe(0)
+  expect(posts.map(p => p.fault ?? p.status)).toEqual(['reset', 200])
+  expect(lookups).toHaveLength(1)
+  // The lookup came between the two writes.
+  expect(lookups[0]?.seq).toBeGreaterThan(posts[0]?.seq ?? Infinity)
+  expect(lookups[0]?.seq).toBeLessThan(posts[1]?.seq ?? -Infinity)
+  expect(stored).toHaveLength(1)
+  expect(step.outputs['storage-record-ids']).toBe(String(stored[0]?.id))
+})
+
+test('a record of the digest that differs (another registry repository) is not taken for the lost write', async () => {
+  const other = createStorage(emulator.state, 'acme', {
+    name: 'ghcr.io/acme/web',
+    version: null,
+    digest: DIGEST,
+    artifact_url: null,
+    registry_url: 'https://ghcr.io',
+    repository: 'acme/web-mirror',
+    path: null,
+    status: 'active',
+    github_repository: 'web'
+  })
+  const { step, posts, lookups, stored } = await releaseWith({ kind: 'reset' })
+  expect(step.code).toBe(0)
+  expect(posts).toHaveLength(2)
+  expect(lookups).toHaveLength(1)
+  expect(stored.map(r => r.repository)).toEqual(['acme/web-mirror', 'acme/web'])
+  expect(step.outputs['storage-record-ids']).toBe(String(stored[1]?.id))
+  expect(step.outputs['storage-record-ids']).not.toBe(String(other.id))
+})
+
+test('a deployment record write whose answer was lost is sent again without a lookup (it is upserted by its key)', async () => {
+  emulator.addFault({
+    method: 'POST',
+    path: '/orgs/acme/artifacts/metadata/deployment-record',
+    fault: { kind: 'lose-answer' }
+  })
+  const step = await runAction(
+    {
+      token: TOKEN,
+      'api-url': emulator.url,
+      repository: 'acme/web',
+      digest: DIGEST,
+      name: 'ghcr.io/acme/web',
+      environment: 'production'
+    },
+    {}
+  )
+  expect(step.code).toBe(0)
+  expect(emulator.requests.filter(r => r.method === 'GET')).toEqual([])
+  expect(emulator.requests.filter(r => r.method === 'POST')).toHaveLength(2)
+  expect(emulator.state.deploymentRecords['acme']).toHaveLength(1)
+})
