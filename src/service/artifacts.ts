@@ -291,13 +291,15 @@ export async function getClusterJob(
   const response = await client.request('GET', `${clusterJobsPath(org, cluster)}/${jobId}`, {
     headers: etag ? { 'if-none-match': etag } : undefined
   })
-  const interval = Number(response.headers['x-poll-interval'])
+  // `0` is an interval (the shortest; the caller raises it to its floor); empty is none.
+  const header = response.headers['x-poll-interval']?.trim()
+  const interval = header ? Number(header) : NaN
   return {
     job:
       response.status === 304
         ? undefined
         : parseResponse(clusterJobSchema, response.body, 'job status'),
     etag: response.headers['etag'] ?? etag,
-    pollIntervalSeconds: Number.isFinite(interval) && interval > 0 ? interval : undefined
+    pollIntervalSeconds: Number.isFinite(interval) && interval >= 0 ? interval : undefined
   }
 }
