@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks'
 import { DIGEST, smallestWriteGap, TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
 import { FakeClock } from '../../__fixtures__/fake-clock.js'
 import { MemoryLog } from '../../__fixtures__/memory-log.js'
+import { statedFigures } from '../../__fixtures__/readme.js'
 import {
   CLUSTER_ITEMS,
   ORG,
@@ -49,7 +50,8 @@ afterAll(async () => {
       `${figures.faultsSurvived} survived (the write succeeded after them), ` +
       `${figures.faultsFailedAsExpected} exhausted max-retries and failed the step as expected, ` +
       `${figures.faultsFailedAtOnce} failed the step at once as expected (not JSON, no location), ` +
-      `records lost: ${figures.recordsLost}, records duplicated: ${figures.recordsDuplicated}`
+      `records lost: ${figures.recordsLost}, records duplicated: ${figures.recordsDuplicated}, ` +
+      `lookups of the storage records after a lost answer: ${figures.storageLookups}`
   )
   expect(figures.recordsLost).toBe(0)
   expect(figures.recordsDuplicated).toBe(0)
@@ -461,6 +463,14 @@ describe.each(exhausted)('%s / %s, once more than max-retries', (_e, _f, endpoin
 
     expect(injected).toBe(maxRetries + 1)
     expect(toEndpoint(emulator.requests, endpoint)).toHaveLength(maxRetries + 1)
+    // A storage write looks up before each resend after a lost answer, not after the last one.
+    const lookups = emulator.requests.filter(
+      r => r.method === 'GET' && decodeURIComponent(r.path) === STORAGE_LIST_PATH
+    )
+    expect(lookups).toHaveLength(
+      endpoint.path === STORAGE_PATH && fc.lostAfterSend ? maxRetries : 0
+    )
+    figures.storageLookups += lookups.length
     expect(result.failures).toHaveLength(1)
     const message = result.failures[0]?.message ?? ''
     expect(message).toContain(`POST ${endpoint.path}`)
@@ -644,4 +654,22 @@ test('the matrix lost no record and tried every fault', () => {
   expect(figures.faultsTried).toBeGreaterThanOrEqual(ENDPOINTS.length * FAULTS.length)
   expect(figures.recordsLost).toBe(0)
   expect(figures.recordsDuplicated).toBe(0)
+})
+
+test('README states the figures this run counted', () => {
+  // The whole file ran (not a -t subset): every case above counted itself.
+  expect(figures.cases).toBe(matrix.length + exhausted.length + misleading.length + 1)
+  const stated = statedFigures(
+    /Last run: \*\*(\d+) cases, (\d+) faults tried, (\d+) survived, (\d+) exhausted `max-retries` and failed the step as they should, (\d+) failed it at once as they should, (\d+) records lost, (\d+) duplicated, (\d+) lookups of the storage records after a lost answer\*\*/
+  )
+  expect(stated).toEqual([
+    figures.cases,
+    figures.faultsTried,
+    figures.faultsSurvived,
+    figures.faultsFailedAsExpected,
+    figures.faultsFailedAtOnce,
+    figures.recordsLost,
+    figures.recordsDuplicated,
+    figures.storageLookups
+  ])
 })

@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check'
 import { DIGEST, TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
+import { statedFigures } from '../../__fixtures__/readme.js'
 import { CLUSTER_ITEMS, singleDeployment, wholeCluster } from '../../__fixtures__/reliability.js'
 import type { Emulator } from '../../emulator/index.js'
 import { runAction } from '../../scripts/run-action.js'
@@ -31,7 +32,7 @@ beforeAll(async () => {
   emulator = await withEmulator()
 })
 afterAll(async () => {
-  console.log(`input properties: ${propertyRuns} generated values parsed`)
+  console.log(`input properties: ${propertyRuns} values parsed`)
   await emulator.close()
 })
 
@@ -654,4 +655,13 @@ test('cluster item tags with a `__proto__` key are checked like any other tag', 
   ]) {
     expect(() => parseInputs({ ...base, deployments: item(tags) }, {}, noFiles)).toThrow(InputError)
   }
+})
+
+test('README states the number of values this run parsed', () => {
+  // Last in the file: every test above has counted its values (the whole file must run).
+  expect(
+    statedFigures(
+      /Property tests\*\* \(fast-check\) over every input: \*\*(\d+) values\*\* parsed in the last run/
+    )
+  ).toEqual([propertyRuns])
 })

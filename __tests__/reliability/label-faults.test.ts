@@ -1,5 +1,6 @@
 import { TOKEN, withEmulator, writesOf } from '../../__fixtures__/emulator.js'
 import { MemoryLog } from '../../__fixtures__/memory-log.js'
+import { statedFigures } from '../../__fixtures__/readme.js'
 import { RecordingDispatcher } from '../../__fixtures__/reliability.js'
 import { ScaledClock } from '../../__fixtures__/scaled-clock.js'
 import type { Emulator, Fault } from '../../emulator/index.js'
@@ -83,7 +84,11 @@ describe.each(WRITES)('$name', write => {
         dispatcher: recorder.dispatcher,
         log: new MemoryLog()
       }).finally(() => recorder.close())
-      tried += 2
+      // Counted from what fired, not added by hand: the emulator's faulted requests and the
+      // answers the recorder dropped.
+      const fired = emulator.requests.filter(r => r.fault !== undefined).length + recorder.lost
+      expect(fired).toBe(2)
+      tried += fired
 
       expect(result.failures).toEqual([])
       expect(result.labeled).toEqual([
@@ -104,4 +109,12 @@ describe.each(WRITES)('$name', write => {
       expect(recorder.smallestWriteGap()).toBeGreaterThanOrEqual(1000)
     }
   )
+})
+
+test('README states the faults this run tried', () => {
+  // Last in the file: every case above has counted what fired (the whole file must run).
+  expect(tried).toBe(WRITES.length * FAULTS.length * 2)
+  expect(statedFigures(/Label writes under faults\*\* [^*]*\*\*(\d+) faults tried/)).toEqual([
+    tried
+  ])
 })
