@@ -82,6 +82,20 @@ describe('the list splitter', () => {
     expect(failure(input)).toContain(message)
   })
 
+  test('an item of 16 MiB is read; one byte more is named as no Kubernetes object', () => {
+    // An element of exactly `bytes` bytes: {"kind":"Pod","pad":"aaa..."}.
+    const element = (bytes: number) => {
+      const shell = '{"kind":"Pod","pad":""}'
+      return `{"kind":"Pod","pad":"${'a'.repeat(bytes - shell.length)}"}`
+    }
+    const list = (bytes: number) => `{"items":[${element(bytes)}],"kind":"List"}`
+    const limit = 16 * 1024 * 1024
+    expect(split(list(limit), 1 << 20).header).toEqual({ kind: 'List', count: 1 })
+    expect(() => split(list(limit + 1), 1 << 20)).toThrow(
+      `has an item ([0]) of more than ${limit} bytes`
+    )
+  })
+
   test('reads a file in chunks', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'read-list-'))
     try {
