@@ -115,3 +115,24 @@ test('a deployment record write whose answer was lost is sent again without a lo
   expect(emulator.requests.filter(r => r.method === 'POST')).toHaveLength(2)
   expect(emulator.state.deploymentRecords['acme']).toHaveLength(1)
 })
+
+test('the lookup after a lost answer fails: not sent again blind, the step fails and says it may have been recorded', async () => {
+  emulator.addFault({
+    method: 'GET',
+    path: new RegExp('/metadata/storage-records$'),
+    times: 10,
+    fault: {
+      kind: 'status',
+      status: 403,
+      body: { message: 'Resource not accessible by integration' }
+    }
+  })
+  const { step, posts, stored } = await releaseWith({ kind: 'lose-answer' })
+  expect(step.code).toBe(1)
+  // Sent once: a second write might have been a second record.
+  expect(posts).toHaveLength(1)
+  expect(stored).toHaveLength(1)
+  expect(step.stdout).toMatch(
+    /the answer was lost after the write was sent, and reading the storage records of sha256:[0-9a-f]{64} to see whether it took effect failed \(GET [^)]*failed with 403[^)]*\); it may have been recorded/
+  )
+})
