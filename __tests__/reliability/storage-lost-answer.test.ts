@@ -136,3 +136,44 @@ test('the lookup after a lost answer fails: not sent again blind, the step fails
     /the answer was lost after the write was sent, and reading the storage records of sha256:[0-9a-f]{64} to see whether it took effect failed \(GET [^)]*failed with 403[^)]*\); it may have been recorded/
   )
 })
+
+test('the lookup after a lost answer is refused for the token (401): the run stops there, the deployment record is not attempted', async () => {
+  emulator.addFault({
+    method: 'GET',
+    path: new RegExp('/metadata/storage-records$'),
+    fault: { kind: 'status', status: 401, body: { message: 'Bad credentials' } }
+  })
+  emulator.addFault({ method: 'POST', path: STORAGE, fault: { kind: 'lose-answer' } })
+  const step = await runAction(
+    { ...release, environment: 'production', 'api-url': emulator.url },
+    {}
+  )
+  expect(step.code).toBe(1)
+  expect(emulator.requests.map(r => `${r.method} ${r.fault ?? r.status}`)).toEqual([
+    'POST lose-answer',
+    'GET status'
+  ])
+  expect(emulator.requests[1]?.status).toBe(401)
+  expect(step.summary).toMatch(/not attempted/i)
+  expect(step.summary).toMatch(/deployment record/)
+})
+
+test('a 303 to where the answer is, then that GET lost: the GET is asked again, the write is not sent again', async () => {
+  // The 303 says the service took the write; what follows is a read, safe to repeat.
+  emulator.addFault({
+    method: 'POST',
+    path: STORAGE,
+    fault: { kind: 'redirect', status: 303, location: `${emulator.url}${LIST}` }
+  })
+  emulator.addFault({
+    method: 'GET',
+    path: new RegExp('/metadata/storage-records$'),
+    fault: { kind: 'reset' }
+  })
+  await runAction({ ...release, 'api-url': emulator.url }, {})
+  expect(emulator.requests.map(r => `${r.method} ${r.fault ?? r.status}`)).toEqual([
+    'POST redirect',
+    'GET reset',
+    'GET 200'
+  ])
+})
