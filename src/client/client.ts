@@ -6,7 +6,7 @@ import { CancelledError, type Cancellation } from './cancel.js'
 import { systemClock, type Clock } from './clock.js'
 import { permissionHint, ServiceError } from './errors.js'
 import { silentLog, type Log } from './log.js'
-import { AnswerLostError, answerLost } from './lost-answer.js'
+import { stopIfAnswerLost, type LostAnswerOptions } from './lost-answer.js'
 import { isWrite, WritePacer } from './pacer.js'
 import { decideRetry, type FailureClass, type Outcome } from './retry-policy.js'
 import {
@@ -53,10 +53,8 @@ export interface ClientOptions {
 export interface RequestOptions {
   body?: unknown
   headers?: Record<string, string>
-  /** a write not safe to repeat: a lost answer ends the call with an `AnswerLostError`, not a resend */
-  askBeforeResend?: boolean
-  /** the retries an earlier call of the same write spent (`AnswerLostError.retriesMade`) */
-  retriesMade?: number
+  /** a write not safe to repeat: a lost answer ends the call instead of a resend (lost-answer.ts) */
+  lostAnswer?: LostAnswerOptions
 }
 
 export interface ServiceResponse<T = unknown> {
@@ -181,7 +179,7 @@ export class ServiceClient {
     let sentMethod = method
     /** Whether any attempt got past connecting: if none did, the service is not there at all. */
     let reachedService = false
-    let retriesMade = options.retriesMade ?? 0
+    let retriesMade = options.lostAnswer?.retriesMade ?? 0
     let untimedRateLimits = 0
 
     for (;;) {
@@ -250,9 +248,8 @@ export class ServiceClient {
       }
       await this.waitBeforeRetry(method, displayPath, decision.reason, decision.waitMs, retriesMade)
       retriesMade++
-      const lost = failed.kind !== 'response' && answerLost(failed.kind, failed.error)
-      if (options.askBeforeResend && lost && isWrite(sentMethod))
-        throw new AnswerLostError(method, displayPath, decision.reason, retriesMade)
+      if (options.lostAnswer)
+        stopIfAnswerLost(failed, sentMethod, displayPath, decision, retriesMade)
     }
   }
 

@@ -74,7 +74,7 @@ async function writeStorageRecord(
   let retriesMade: number | undefined
   for (;;) {
     try {
-      return await createStorageRecord(client, org, body, { askBeforeResend: true, retriesMade })
+      return await createStorageRecord(client, org, body, { retriesMade })
     } catch (error) {
       if (!(error instanceof AnswerLostError)) throw error
       retriesMade = error.retriesMade

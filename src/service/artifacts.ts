@@ -142,14 +142,14 @@ export async function createDeploymentRecord(
   return { value: answer.value.deployment_records ?? [], warning: answer.warning }
 }
 
-/** `resend`: see `askBeforeResend` in the client; the service creates a record per write. */
+/** `lostAnswer`: see client/lost-answer.ts; the service creates a record per write. */
 export async function createStorageRecord(
   client: ServiceClient,
   org: string,
   body: StorageRecordBody,
-  resend: Pick<RequestOptions, 'askBeforeResend' | 'retriesMade'> = {}
+  lostAnswer?: RequestOptions['lostAnswer']
 ): Promise<WriteAnswer<StorageRecord[]>> {
-  const response = await client.request('POST', storageRecordPath(org), { body, ...resend })
+  const response = await client.request('POST', storageRecordPath(org), { body, lostAnswer })
   const answer = parseWriteResponse(
     storageRecordsResponse,
     response.body,
