@@ -102,6 +102,43 @@ test('records a storage record, then a deployment record, with the exact wire co
   expect(outputs['storage-record-ids']).toBe(String(storage[0].id))
 })
 
+test('storage-path and storage-status go into the storage write as given', async () => {
+  // Found by breaking the code on purpose: dropping `path` or fixing `status` passed every test.
+  const result = await run(
+    parseInputs(
+      release({
+        environment: '',
+        'physical-environment': '',
+        cluster: '',
+        tags: '',
+        'runtime-risks': '',
+        'storage-path': 'acme/web/1.4.2',
+        'storage-status': 'eol'
+      }),
+      {}
+    ),
+    fast
+  )
+  expect(result.failures).toEqual([])
+  expect(writesOf(emulator.requests).map(w => w.body)).toEqual([
+    {
+      name: 'ghcr.io/acme/web',
+      digest: DIGEST,
+      version: '1.4.2',
+      registry_url: 'https://ghcr.io',
+      artifact_url: 'https://ghcr.io/acme/web',
+      repository: 'acme/web',
+      path: 'acme/web/1.4.2',
+      status: 'eol',
+      github_repository: 'web',
+      return_records: true
+    }
+  ])
+  expect(emulator.state.storageRecords['acme']).toEqual([
+    expect.objectContaining({ path: 'acme/web/1.4.2', status: 'eol' })
+  ])
+})
+
 test('running the same deployment twice updates the one record (the upsert rule)', async () => {
   const first = await run(
     parseInputs(release({ 'registry-url': '', 'artifact-url': '', 'registry-repository': '' }), {}),

@@ -72,23 +72,33 @@ test('the connection broke before the service saved it: the lookup finds nothing
   expect(step.outputs['storage-record-ids']).toBe(String(stored[0]?.id))
 })
 
-test('a record of the digest that differs (another registry repository) is not taken for the lost write', async () => {
+test.each([
+  ['another registry repository', { repository: 'acme/web-mirror' }],
+  ['another status', { status: 'eol' }],
+  ['another name', { name: 'ghcr.io/acme/web-debug' }]
+])('a record of the digest with %s is not taken for the lost write', async (_what, differs) => {
   const other = createStorage(emulator.state, 'acme', {
     name: 'ghcr.io/acme/web',
     version: null,
     digest: DIGEST,
     artifact_url: null,
     registry_url: 'https://ghcr.io',
-    repository: 'acme/web-mirror',
+    repository: 'acme/web',
     path: null,
     status: 'active',
-    github_repository: 'web'
+    github_repository: 'web',
+    ...differs
   })
   const { step, posts, lookups, stored } = await releaseWith({ kind: 'reset' })
   expect(step.code).toBe(0)
   expect(posts).toHaveLength(2)
   expect(lookups).toHaveLength(1)
-  expect(stored.map(r => r.repository)).toEqual(['acme/web-mirror', 'acme/web'])
+  expect(stored).toHaveLength(2)
+  expect(stored[1]).toMatchObject({
+    name: 'ghcr.io/acme/web',
+    repository: 'acme/web',
+    status: 'active'
+  })
   expect(step.outputs['storage-record-ids']).toBe(String(stored[1]?.id))
   expect(step.outputs['storage-record-ids']).not.toBe(String(other.id))
 })
