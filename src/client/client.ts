@@ -18,6 +18,7 @@ import {
   type FailureContext
 } from './failures.js'
 import { silentLog, type Log } from './log.js'
+import { stopIfAnswerLost, type LostAnswerOptions } from './lost-answer.js'
 import { isWrite, WritePacer } from './pacer.js'
 import { decideRetry, type FailureClass } from './retry-policy.js'
 import {
@@ -68,6 +69,8 @@ export interface ClientOptions {
 export interface RequestOptions {
   body?: unknown
   headers?: Record<string, string>
+  /** a write not safe to repeat: a lost answer ends the call instead of a resend (lost-answer.ts) */
+  lostAnswer?: LostAnswerOptions
 }
 
 export interface ServiceResponse<T = unknown> {
@@ -201,7 +204,7 @@ export class ServiceClient {
     let sentMethod = method
     /** Whether any attempt got past connecting: if none did, the service is not there at all. */
     let reachedService = false
-    let retriesMade = 0
+    let retriesMade = options.lostAnswer?.retriesMade ?? 0
     let untimedRateLimits = 0
 
     for (;;) {
@@ -257,6 +260,8 @@ export class ServiceClient {
       }
       await this.waitBeforeRetry(method, displayPath, decision.reason, decision.waitMs, retriesMade)
       retriesMade++
+      if (options.lostAnswer)
+        stopIfAnswerLost(failed, sentMethod, displayPath, decision, retriesMade)
     }
   }
 
