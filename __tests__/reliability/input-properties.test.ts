@@ -380,10 +380,16 @@ const VALID: Partial<Record<InputName, string>> = {
 }
 /** What a label input needs beside it to be read at all. */
 const WITH_LABELS: RawInputs = { labels: 'deployed' }
-/** Inputs that are valid only with others the bases do not give (a kubectl file and its filters). */
+/**
+ * Inputs that are valid only with others the bases do not give (a kubectl file and its filters,
+ * the state file of a whole cluster and its guard).
+ */
 const NO_VALID_ALONE = new Set<InputName>([
   'allow-empty-cluster',
   'kubernetes-file',
+  'kubernetes-repository',
+  'state-file',
+  'allow-mass-decommission',
   'deployment-name-template',
   'namespaces',
   'exclude-namespaces'
