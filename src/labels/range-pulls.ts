@@ -169,9 +169,10 @@ export async function pullsOfRange(
     for (const pull of pulls) {
       if (!isMerged(pull) || !isOfRepository(pull, owner, repo)) continue
       if (!counted.has(pull.number)) options.pulls.set(pull.number, pull)
-      // The pull request of a merge that names none accounts for the branch it merged.
-      const merge = shape.branchOf.has(sha) ? sha : shape.mergeOf.get(sha)
-      if (merge !== undefined && !ownerOf(merge)) foundFor.set(merge, pull.number)
+      // The pull request of a merge that names none accounts for the branch it merged. Only
+      // the merge commit's own lookup says so: a commit on a branch merged by hand (an octopus,
+      // `git flow release finish`) answers the pull request that brought that one commit.
+      if (shape.branchOf.has(sha) && !ownerOf(sha)) foundFor.set(sha, pull.number)
       if (counted.has(pull.number)) continue
       counted.add(pull.number)
       result.fromLookup.push(pull.number)
