@@ -229,3 +229,62 @@ test('a branch merged by hand (`git flow release finish`) holding rebase-merged 
     expect(labeled()).toEqual([31, 32, 33])
   }
 })
+
+describe("a pull request from a fork: the fork's own pull request numbers on its branch are not ours", () => {
+  // #23 comes from the fork's `main`, where the contributor had merged the fork's own pull
+  // request #3 (merge commit, or squash). Our #3 is an old pull request, merged into our main.
+  test.each([
+    ['merge commit', 'Merge pull request #3 from contributor/typo-docs\n\nFix typo'],
+    ['squash', 'Fix typo in the docs (#3)']
+  ])('its %s subject labels #23 only, on both paths', async (_name, forkSubject) => {
+    const squash = !forkSubject.startsWith('Merge')
+    const history: HistoryCommit[] = [
+      { id: 'start', message: 'Start', parents: [] },
+      { id: 'typo', message: 'Fix typo in the docs', parents: ['start'], pulls: [23] },
+      // The fork's merge of its own #3, or its squash of it (one commit, no merge).
+      {
+        id: 'fork',
+        message: forkSubject,
+        parents: squash ? ['start'] : ['start', 'typo'],
+        pulls: [23]
+      },
+      {
+        id: 'merge23',
+        message: 'Merge pull request #23 from contributor/main\n\nFix typo in the docs',
+        parents: ['start', 'fork'],
+        pulls: [23]
+      }
+    ]
+    const repoDir = join(dir, `fork-${_name.replace(' ', '-')}`)
+    const shas = writeRepository(repoDir, history, 'merge23', { 'v1.0.0': 'start' })
+    for (const [workspace, inputs] of [
+      [repoDir, {}],
+      [undefined, { since: 'v1.0.0' }]
+    ] as const) {
+      emulator.reset()
+      emulator.seed({
+        pulls: {
+          [REPO]: [{ number: 3 }, { number: 23, head_ref: 'main', head_repo: 'contributor/web' }]
+        },
+        commits: { [REPO]: seedCommits(history, shas) },
+        refs: { [REPO]: { 'v1.0.0': shas['start'] as string } }
+      })
+      const run = await runAction(
+        { labels: 'deployed:production', ...inputs },
+        {},
+        {
+          context: {
+            token: TOKEN,
+            apiUrl: emulator.url,
+            eventName: 'workflow_dispatch',
+            sha: shas['merge23'],
+            ...(workspace ? { workspace } : {})
+          }
+        }
+      )
+      expect(run.code).toBe(0)
+      expect(warnings(run)).toEqual([])
+      expect(labeled()).toEqual([23])
+    }
+  })
+})

@@ -15,8 +15,13 @@ export const pullSchema = z.looseObject({
   merged_at: z.nullish(z.string()),
   body: z.nullish(z.string()),
   url: z.optional(z.string()),
-  /** the branch the pull request merged from */
-  head: z.optional(z.looseObject({ ref: z.optional(z.string()) })),
+  /** the branch the pull request merged from, and its repository (a fork's, or null: deleted) */
+  head: z.optional(
+    z.looseObject({
+      ref: z.optional(z.string()),
+      repo: z.nullish(z.looseObject({ full_name: z.optional(z.string()) }))
+    })
+  ),
   base: z.optional(
     z.looseObject({
       ref: z.optional(z.string()),
@@ -78,6 +83,18 @@ export function isOfRepository(pull: Pull, owner: string, repo: string): boolean
     if (match) return decodeURIComponent(match[1] ?? '').toLowerCase() === fullName
   }
   return true
+}
+
+/**
+ * Whether the pull request's branch is in another repository than `owner/repo` (a fork; a head
+ * repository of `null` is a fork deleted since). Its commits' `(#N)` and `Merge pull request #N`
+ * count pull requests of that fork, not ours. When the service does not say, it is not.
+ */
+export function isFromFork(pull: Pull, owner: string, repo: string): boolean {
+  const head = pull.head?.repo
+  if (head === null) return true
+  const name = head?.full_name
+  return name !== undefined && name.toLowerCase() !== `${owner}/${repo}`.toLowerCase()
 }
 
 /** The pull request, or undefined when the number is not a pull request of the repository. */
