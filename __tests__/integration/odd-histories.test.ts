@@ -288,3 +288,51 @@ describe("a pull request from a fork: the fork's own pull request numbers on its
     }
   })
 })
+
+describe('`api-url` names the web host (every answer an HTML "Page not found"): discovery says so', () => {
+  const history: HistoryCommit[] = [
+    { id: 'start', message: 'Start', parents: [] },
+    { id: 'retries', message: 'Add retries (#12)', parents: ['start'], pulls: [12] }
+  ]
+  test.each([
+    ['with the history (git): the pull requests the subjects name', true],
+    ['without it (compare)', false]
+  ])(
+    '%s: the step fails pointing at api-url, not at the history or "not merged"',
+    async (_n, git) => {
+      const repoDir = join(dir, `web-host-${git}`)
+      const shas = writeRepository(repoDir, history, 'retries', { 'v1.0.0': 'start' })
+      emulator.seed({
+        pulls: { [REPO]: [{ number: 12 }] },
+        commits: { [REPO]: seedCommits(history, shas) },
+        refs: { [REPO]: { 'v1.0.0': shas['start'] as string } }
+      })
+      emulator.addFault({
+        path: /^\/repos\//,
+        times: 1000,
+        fault: {
+          kind: 'status',
+          status: 404,
+          headers: { 'content-type': 'text/html; charset=utf-8' },
+          body: '<!DOCTYPE html>\n<html><head><title>Page not found · GitHub</title></head></html>\n'
+        }
+      })
+      const run = await runAction(
+        { labels: 'deployed:production', since: 'v1.0.0' },
+        {},
+        {
+          context: {
+            token: TOKEN,
+            apiUrl: emulator.url,
+            eventName: 'workflow_dispatch',
+            sha: shas['retries'],
+            ...(git ? { workspace: repoDir } : {})
+          }
+        }
+      )
+      expect(run.code).toBe(1)
+      expect(run.stdout).toMatch(/Something other than the API answered: check that `api-url`/)
+      expect(run.stdout).not.toMatch(/fetch-depth|not merged pull requests/)
+    }
+  )
+})

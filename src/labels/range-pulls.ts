@@ -175,7 +175,8 @@ export async function pullsOfRange(
     try {
       pulls = await pullsForCommit(client, owner, repo, sha)
     } catch (error) {
-      if (error instanceof ServiceError && error.fatal) throw error
+      // Something other than the API answered: every later read would meet the same page.
+      if (error instanceof ServiceError && (error.fatal || error.notTheApi)) throw error
       if (error instanceof ServiceError && (error.status === 403 || error.status === 404)) {
         stopped = `${error.method} ${error.path} answered ${error.status}: ${PULL_READ_PERMISSION}`
         left.push(sha)
@@ -249,7 +250,7 @@ async function pullsMergedInto(options: RangeOptions, branch: string): Promise<b
   try {
     return await hasClosedPullsInto(options.client, options.owner, options.repo, branch)
   } catch (error) {
-    if (error instanceof ServiceError && error.fatal) throw error
+    if (error instanceof ServiceError && (error.fatal || error.notTheApi)) throw error
     return true
   }
 }

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
 import type { ServiceClient } from '../client/client.js'
-import { ServiceError } from '../client/errors.js'
+import { isApiStatus } from '../client/errors.js'
 import { path, withQuery } from '../client/paths.js'
 import { parseResponse } from './parse.js'
 
@@ -108,8 +108,7 @@ export async function getPull(
     const response = await client.request('GET', path`/repos/${owner}/${repo}/pulls/${number}`)
     return parseResponse(pullSchema, response.body, 'pull request')
   } catch (error) {
-    if (error instanceof ServiceError && (error.status === 404 || error.status === 410))
-      return undefined
+    if (isApiStatus(error, 404, 410)) return undefined
     throw error
   }
 }
@@ -125,8 +124,7 @@ export async function getIssue(
     const response = await client.request('GET', path`/repos/${owner}/${repo}/issues/${number}`)
     return parseResponse(issueSchema, response.body, 'issue')
   } catch (error) {
-    if (error instanceof ServiceError && (error.status === 404 || error.status === 410))
-      return undefined
+    if (isApiStatus(error, 404, 410)) return undefined
     throw error
   }
 }
@@ -166,7 +164,7 @@ export async function pullsForCommit(
       body => parseResponse(z.array(pullSchema), body, 'commit pull request list')
     )
   } catch (error) {
-    if (error instanceof ServiceError && (error.status === 422 || error.status === 409)) return []
+    if (isApiStatus(error, 422, 409)) return []
     throw error
   }
 }
