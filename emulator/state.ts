@@ -13,6 +13,8 @@ export interface PullState {
   merged_at: string | null
   head_sha: string
   head_ref: string
+  /** the repository the head branch is in (`owner/name`); null: a fork deleted since; absent: this one */
+  head_repo?: string | null
   base_ref: string
   merge_commit_sha: string | null
 }

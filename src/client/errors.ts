@@ -21,6 +21,8 @@ export interface ServiceErrorDetails {
   attempts?: number
   /** Rate limit that outlasts the step, bad credentials, unsupported version: later calls fail too. */
   fatal?: boolean
+  /** The answer was not the API's JSON (a web server's error page): its status says nothing of the target. */
+  notTheApi?: boolean
 }
 
 /** Every failure of a service call, in words a user can act on. */
@@ -35,6 +37,7 @@ export class ServiceError extends Error {
   readonly hint?: string
   readonly attempts: number
   readonly fatal: boolean
+  readonly notTheApi: boolean
 
   constructor(details: ServiceErrorDetails) {
     super(formatServiceError(details))
@@ -49,7 +52,16 @@ export class ServiceError extends Error {
     this.hint = details.hint
     this.attempts = details.attempts ?? 1
     this.fatal = details.fatal ?? false
+    this.notTheApi = details.notTheApi ?? false
   }
+}
+
+/**
+ * Whether the API answered one of `statuses` (a 404: no such target). An error page from
+ * something else than the API (`notTheApi`) says nothing of the target: it is not one of them.
+ */
+export function isApiStatus(error: unknown, ...statuses: number[]): error is ServiceError {
+  return error instanceof ServiceError && !error.notTheApi && statuses.includes(error.status)
 }
 
 function formatServiceError(d: ServiceErrorDetails): string {

@@ -84,7 +84,8 @@ export function responseFailure(
       ...common,
       serviceMessage: nonJson(answer),
       hint: `Something other than the API answered: ${API_URL_HINT}; this is not a missing permission or target.`,
-      fatal: status === 401
+      fatal: status === 401,
+      notTheApi: true
     })
   }
   return new ServiceError({

@@ -9,6 +9,7 @@ import {
   getIssue,
   getPull,
   hasClosedPullsInto,
+  isFromFork,
   isMerged,
   isOfRepository,
   pullsForCommit,
@@ -78,10 +79,25 @@ export async function pullsOfRange(
   const counted = new Set<number>()
   const named = new Set<string>()
   const offBranch = new Map<number, string>()
+  /** The pull request from a fork whose merge brought this commit, if any (through nested merges). */
+  const forkOf = (sha: string): Pull | undefined => {
+    for (let m = shape.mergeOf.get(sha); m !== undefined; m = shape.mergeOf.get(m)) {
+      const by = merged.get(refs.get(m)?.number ?? 0)
+      if (by && isFromFork(by, owner, repo)) return by
+    }
+    return undefined
+  }
+  const forkNumbers = new Map<number, number>()
   for (const commit of commits) {
     const ref = refs.get(commit.sha)
     const pull = ref && merged.get(ref.number)
     if (!ref || !pull) continue
+    // A subject on the branch of a fork's pull request numbers the fork's pull requests.
+    const fork = forkOf(commit.sha)
+    if (fork) {
+      forkNumbers.set(ref.number, fork.number)
+      continue
+    }
     const merge = shape.mergeOf.get(commit.sha)
     const owner = merge === undefined ? undefined : merged.get(refs.get(merge)?.number ?? 0)
     const into = pull.base?.ref
@@ -98,6 +114,7 @@ export async function pullsOfRange(
   }
   for (const number of counted) {
     offBranch.delete(number)
+    forkNumbers.delete(number)
     options.pulls.set(number, merged.get(number) as Pull)
   }
   result.fromSubjects = [...counted]
@@ -115,9 +132,12 @@ export async function pullsOfRange(
   const isGathering = (merge: string): Promise<boolean> => {
     let answer = gathering.get(merge)
     if (!answer) {
-      const own = ownerOf(merge)?.number
+      const owning = ownerOf(merge)
+      const own = owning?.number
       const line = shape.branchOf.get(merge) ?? []
-      const branch = ownerOf(merge)?.head?.ref
+      // A fork's branch of the same name as one of ours (its `main`) is not ours.
+      const branch =
+        owning && isFromFork(owning, options.owner, options.repo) ? undefined : owning?.head?.ref
       answer = line.some(sha => named.has(sha) && refs.get(sha)?.number !== own)
         ? Promise.resolve(true)
         : branch === undefined
@@ -155,7 +175,8 @@ export async function pullsOfRange(
     try {
       pulls = await pullsForCommit(client, owner, repo, sha)
     } catch (error) {
-      if (error instanceof ServiceError && error.fatal) throw error
+      // Something other than the API answered: every later read would meet the same page.
+      if (error instanceof ServiceError && (error.fatal || error.notTheApi)) throw error
       if (error instanceof ServiceError && (error.status === 403 || error.status === 404)) {
         stopped = `${error.method} ${error.path} answered ${error.status}: ${PULL_READ_PERMISSION}`
         left.push(sha)
@@ -169,9 +190,10 @@ export async function pullsOfRange(
     for (const pull of pulls) {
       if (!isMerged(pull) || !isOfRepository(pull, owner, repo)) continue
       if (!counted.has(pull.number)) options.pulls.set(pull.number, pull)
-      // The pull request of a merge that names none accounts for the branch it merged.
-      const merge = shape.branchOf.has(sha) ? sha : shape.mergeOf.get(sha)
-      if (merge !== undefined && !ownerOf(merge)) foundFor.set(merge, pull.number)
+      // The pull request of a merge that names none accounts for the branch it merged. Only
+      // the merge commit's own lookup says so: a commit on a branch merged by hand (an octopus,
+      // `git flow release finish`) answers the pull request that brought that one commit.
+      if (shape.branchOf.has(sha) && !ownerOf(sha)) foundFor.set(sha, pull.number)
       if (counted.has(pull.number)) continue
       counted.add(pull.number)
       result.fromLookup.push(pull.number)
@@ -207,6 +229,13 @@ export async function pullsOfRange(
         `requests of ${owner}/${repo}`
     )
   }
+  for (const [number, by] of forkNumbers) {
+    if (counted.has(number)) continue
+    result.notes.push(
+      `${what}: left out #${number}: a commit subject on the branch of #${by}, which comes from ` +
+        "a fork: the number is one of the fork's pull requests"
+    )
+  }
   for (const [number, why] of offBranch) {
     if (counted.has(number)) continue
     result.notes.push(
@@ -221,7 +250,7 @@ async function pullsMergedInto(options: RangeOptions, branch: string): Promise<b
   try {
     return await hasClosedPullsInto(options.client, options.owner, options.repo, branch)
   } catch (error) {
-    if (error instanceof ServiceError && error.fatal) throw error
+    if (error instanceof ServiceError && (error.fatal || error.notTheApi)) throw error
     return true
   }
 }

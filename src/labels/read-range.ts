@@ -93,7 +93,8 @@ export class RangeReader {
       }
       return { commits, how: `${label} read with the compare endpoint`, warnings }
     } catch (error) {
-      if (error instanceof ServiceError && error.fatal) throw error
+      // Something other than the API answered (`api-url` is the web host): not a history matter.
+      if (error instanceof ServiceError && (error.fatal || error.notTheApi)) throw error
       return {
         warning:
           `could not read the commits ${base}...${head} with the compare endpoint ` +

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
 import type { ServiceClient } from '../client/client.js'
-import { ServiceError } from '../client/errors.js'
+import { isApiStatus, ServiceError } from '../client/errors.js'
 import { path, withQuery } from '../client/paths.js'
 import { parseResponse } from './parse.js'
 
@@ -37,7 +37,7 @@ export async function getLabel(
     const response = await client.request('GET', repoLabelPath(owner, repo, name))
     return parseResponse(labelSchema, response.body, 'label')
   } catch (error) {
-    if (error instanceof ServiceError && error.status === 404) return undefined
+    if (isApiStatus(error, 404)) return undefined
     throw error
   }
 }
@@ -119,7 +119,7 @@ export async function removeIssueLabel(
     await client.request('DELETE', issueLabelPath(owner, repo, issue, name))
     return true
   } catch (error) {
-    if (error instanceof ServiceError && error.status === 404) return false
+    if (isApiStatus(error, 404)) return false
     throw error
   }
 }

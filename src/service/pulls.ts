@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
 import type { ServiceClient } from '../client/client.js'
-import { ServiceError } from '../client/errors.js'
+import { isApiStatus } from '../client/errors.js'
 import { path, withQuery } from '../client/paths.js'
 import { parseResponse } from './parse.js'
 
@@ -15,8 +15,13 @@ export const pullSchema = z.looseObject({
   merged_at: z.nullish(z.string()),
   body: z.nullish(z.string()),
   url: z.optional(z.string()),
-  /** the branch the pull request merged from */
-  head: z.optional(z.looseObject({ ref: z.optional(z.string()) })),
+  /** the branch the pull request merged from, and its repository (a fork's, or null: deleted) */
+  head: z.optional(
+    z.looseObject({
+      ref: z.optional(z.string()),
+      repo: z.nullish(z.looseObject({ full_name: z.optional(z.string()) }))
+    })
+  ),
   base: z.optional(
     z.looseObject({
       ref: z.optional(z.string()),
@@ -80,6 +85,18 @@ export function isOfRepository(pull: Pull, owner: string, repo: string): boolean
   return true
 }
 
+/**
+ * Whether the pull request's branch is in another repository than `owner/repo` (a fork; a head
+ * repository of `null` is a fork deleted since). Its commits' `(#N)` and `Merge pull request #N`
+ * count pull requests of that fork, not ours. When the service does not say, it is not.
+ */
+export function isFromFork(pull: Pull, owner: string, repo: string): boolean {
+  const head = pull.head?.repo
+  if (head === null) return true
+  const name = head?.full_name
+  return name !== undefined && name.toLowerCase() !== `${owner}/${repo}`.toLowerCase()
+}
+
 /** The pull request, or undefined when the number is not a pull request of the repository. */
 export async function getPull(
   client: ServiceClient,
@@ -91,8 +108,7 @@ export async function getPull(
     const response = await client.request('GET', path`/repos/${owner}/${repo}/pulls/${number}`)
     return parseResponse(pullSchema, response.body, 'pull request')
   } catch (error) {
-    if (error instanceof ServiceError && (error.status === 404 || error.status === 410))
-      return undefined
+    if (isApiStatus(error, 404, 410)) return undefined
     throw error
   }
 }
@@ -108,8 +124,7 @@ export async function getIssue(
     const response = await client.request('GET', path`/repos/${owner}/${repo}/issues/${number}`)
     return parseResponse(issueSchema, response.body, 'issue')
   } catch (error) {
-    if (error instanceof ServiceError && (error.status === 404 || error.status === 410))
-      return undefined
+    if (isApiStatus(error, 404, 410)) return undefined
     throw error
   }
 }
@@ -149,7 +164,7 @@ export async function pullsForCommit(
       body => parseResponse(z.array(pullSchema), body, 'commit pull request list')
     )
   } catch (error) {
-    if (error instanceof ServiceError && (error.status === 422 || error.status === 409)) return []
+    if (isApiStatus(error, 422, 409)) return []
     throw error
   }
 }
