@@ -719,3 +719,79 @@ describe("a new user's kubectl output", () => {
     )
   })
 })
+
+describe('owners the file does not list', () => {
+  // internal/workload/workload.go, resolveJobWorkload: "Try to look up the Job to check for
+  // CronJob ownership ... if owner.Kind == "CronJob" { return Identity{Name: owner.Name ...}";
+  // internal/metadata/metadata.go, addOwnersToQueue: each owner is fetched from the cluster
+  // ("m.metadataClient.Resource(gvr).Namespace(namespace).Get"). The tracker always sees the
+  // owners; `kubectl get pods -A -o json` alone prints none, so the CronJob's pod gets the Job's
+  // name and the Deployment's runtime risks are lost: said, never silently different.
+  const G = 'metadata.github.com/'
+  const pods = [
+    running(
+      'shop',
+      'web-5c6b7-x1',
+      { kind: 'ReplicaSet', name: 'web-5c6b7' },
+      '2026-01-01T00:00:00Z',
+      [container('web', 'ghcr.io/acme/web:1')]
+    ),
+    running(
+      'shop',
+      'nightly-29000000-abcde',
+      { kind: 'Job', name: 'nightly-29000000' },
+      '2026-01-01T02:00:00Z',
+      [container('job', 'ghcr.io/acme/job:1')],
+      { phase: 'Succeeded' }
+    )
+  ]
+  test('pods only: the records are sent, and a warning names the kinds missing', async () => {
+    const run = await go(kubectlList(pods))
+    expect(run.code).toBe(0)
+    // Worked out by hand: no ReplicaSet listed, so its name without the last `-` part; no Job
+    // listed and no CronJob `nightly` either, so the Job's own name.
+    expect(Object.keys(sentByName()).sort()).toEqual(['shop/nightly-29000000/job', 'shop/web/web'])
+    const warning = warningsOf(run.stdout).find(w => w.includes('lists no'))
+    expect(warning).toContain(
+      '`kubernetes-file` lists no Jobs, ReplicaSets, though pods belong to them (1 to Jobs, 1 to ReplicaSets; printed with `kubectl get pods` only?)'
+    )
+    expect(warning).toContain("a CronJob's pods are named after each Job")
+    expect(warning).toContain(
+      'kubectl get pods,replicasets,deployments,daemonsets,statefulsets,jobs,cronjobs -A -o json'
+    )
+  })
+
+  test('pods and replicasets without deployments: the Deployment is named, its annotations said lost', async () => {
+    const run = await go(
+      kubectlList([
+        workload('ReplicaSet', 'shop', 'web-5c6b7', { owner: { kind: 'Deployment', name: 'web' } }),
+        pods[0] as Record<string, unknown>
+      ])
+    )
+    expect(run.code).toBe(0)
+    expect(Object.keys(sentByName())).toEqual(['shop/web/web'])
+    const warning = warningsOf(run.stdout).find(w => w.includes('lists no')) ?? ''
+    expect(warning).toContain('lists no Deployments, though pods belong to them (1 to Deployments;')
+    expect(warning).not.toContain('CronJob')
+  })
+
+  test('every owner kind listed (one ReplicaSet missing in a race): no such warning', async () => {
+    const run = await go(
+      kubectlList([
+        workload('Deployment', 'shop', 'api', { annotations: { [`${G}team`]: 'x' } }),
+        workload('ReplicaSet', 'shop', 'api-1a2b3', { owner: { kind: 'Deployment', name: 'api' } }),
+        running(
+          'shop',
+          'api-1a2b3-q',
+          { kind: 'ReplicaSet', name: 'api-1a2b3' },
+          '2026-01-01T00:00:00Z',
+          [container('api', 'ghcr.io/acme/api:1')]
+        ),
+        pods[0] as Record<string, unknown>
+      ])
+    )
+    expect(run.code).toBe(0)
+    expect(Object.keys(sentByName()).sort()).toEqual(['shop/api/api', 'shop/web/web'])
+    expect(warningsOf(run.stdout).filter(w => w.includes('lists no'))).toEqual([])
+  })
+})
