@@ -775,6 +775,18 @@ describe('owners the file does not list', () => {
     expect(warning).not.toContain('CronJob')
   })
 
+  // internal/workload/workload.go: "Job not found in cache - try CronJob name derivation as
+  // fallback": the only Job was cleaned up before kubectl listed the jobs; that is the tracker's
+  // own case, resolved by the CronJob, not a file printed without jobs.
+  test('the only Job cleaned up, its CronJob listed: the CronJob, no such warning', async () => {
+    const run = await go(
+      kubectlList([workload('CronJob', 'shop', 'nightly'), pods[1] as Record<string, unknown>])
+    )
+    expect(run.code).toBe(0)
+    expect(Object.keys(sentByName())).toEqual(['shop/nightly/job'])
+    expect(warningsOf(run.stdout).filter(w => w.includes('lists no'))).toEqual([])
+  })
+
   test('every owner kind listed (one ReplicaSet missing in a race): no such warning', async () => {
     const run = await go(
       kubectlList([
@@ -794,4 +806,81 @@ describe('owners the file does not list', () => {
     expect(Object.keys(sentByName()).sort()).toEqual(['shop/api/api', 'shop/web/web'])
     expect(warningsOf(run.stdout).filter(w => w.includes('lists no'))).toEqual([])
   })
+})
+
+// internal/controller/reporting.go, makeSyncRecords: "isRunningSupported := pod.Status.Phase ==
+// corev1.PodRunning && workload.HasSupportedOwner(pod)"; "isTerminalJob :=
+// workload.IsTerminalPhase(pod) && workload.GetJobOwnerName(pod) != \"\"". A pod in
+// CrashLoopBackOff is still in phase Running (its container status has the imageID of its last
+// start); an evicted pod of a Deployment is Failed but not a Job's; Unknown (node lost) and
+// Pending are neither. internal/metadata/metadata.go: "utf8.RuneCountInString(tagValue) >
+// MaxCustomTagLength": 100 characters, not 100 UTF-16 units.
+test('pod phases as kubectl prints them, and tag lengths in characters', async () => {
+  const G = 'metadata.github.com/'
+  const crashing = running(
+    'shop',
+    'api-1',
+    { kind: 'DaemonSet', name: 'api' },
+    '2026-01-01T00:00:00Z',
+    [container('api', 'ghcr.io/acme/api:1')],
+    { annotations: { [`${G}owner`]: '😀'.repeat(100), [`${G}site`]: '😀'.repeat(101) } }
+  ) as {
+    status: { containerStatuses: Array<Record<string, unknown>> }
+  }
+  const status = crashing.status.containerStatuses[0] as Record<string, unknown>
+  status['state'] = {
+    waiting: { reason: 'CrashLoopBackOff', message: 'back-off 5m0s restarting failed container' }
+  }
+  status['lastState'] = { terminated: { exitCode: 1, reason: 'Error' } }
+  status['ready'] = false
+  status['restartCount'] = 17
+  const evicted = running(
+    'shop',
+    'web-5c6b7-x1',
+    { kind: 'ReplicaSet', name: 'web-5c6b7' },
+    '2026-01-01T00:00:00Z',
+    [container('web', 'ghcr.io/acme/web:1')],
+    { phase: 'Failed' }
+  ) as { status: Record<string, unknown> }
+  evicted.status['reason'] = 'Evicted'
+  evicted.status['message'] = 'The node was low on resource: memory.'
+  const run = await go(
+    kubectlList([
+      workload('DaemonSet', 'shop', 'api'),
+      crashing as unknown as Record<string, unknown>,
+      workload('Deployment', 'shop', 'web'),
+      workload('ReplicaSet', 'shop', 'web-5c6b7', { owner: { kind: 'Deployment', name: 'web' } }),
+      evicted as unknown as Record<string, unknown>,
+      workload('StatefulSet', 'shop', 'db'),
+      running(
+        'shop',
+        'db-0',
+        { kind: 'StatefulSet', name: 'db' },
+        '2026-01-01T00:00:00Z',
+        [container('pg', 'postgres:16')],
+        { phase: 'Unknown' }
+      ),
+      running(
+        'shop',
+        'db-1',
+        { kind: 'StatefulSet', name: 'db' },
+        '2026-01-01T00:00:00Z',
+        [{ name: 'pg', image: 'postgres:16', imageID: '' }],
+        { phase: 'Pending' }
+      )
+    ])
+  )
+  expect(run.code).toBe(0)
+  expect(sent()).toEqual([
+    {
+      name: 'ghcr.io/acme/api',
+      version: '1',
+      digest: digestOf('ghcr.io/acme/api:1'),
+      deployment_name: 'shop/api/api',
+      tags: { owner: '😀'.repeat(100) }
+    }
+  ])
+  expect(warningsOf(run.stdout).join('\n')).toContain(
+    'Pod shop/api-1: tag `site` from metadata.github.com/site has a key or value longer than 100 characters; skipped'
+  )
 })

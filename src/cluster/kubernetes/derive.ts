@@ -187,11 +187,14 @@ export function deriveItems(objects: readonly KubeObject[], template: string): D
     const workload = workloadOf(pod, ownerRef, byKey)
     const chain = ownerChain(pod, owner)
     // The tracker reads every owner from the cluster; kubectl printed only the kinds it was
-    // asked for (`kubectl get pods` alone): say which, as the records then differ from its.
+    // asked for (`kubectl get pods` alone): say which, as the records then differ from its. A
+    // Job cleaned up before kubectl listed the jobs, found a CronJob by its name, is the tracker's
+    // own case: not said.
     const missing = new Set(
       chain
         .flatMap(o => o.owners.map(r => r.kind))
         .filter(k => OWNER_KINDS.has(k) && !listedKinds.has(k))
+        .filter(k => !(k === 'Job' && workload.kind === 'CronJob'))
     )
     for (const kind of missing) unlisted.set(kind, (unlisted.get(kind) ?? 0) + 1)
     const { tags, risks } = metadataOf(chain, message => warnings.add(message))
