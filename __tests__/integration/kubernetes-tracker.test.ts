@@ -214,6 +214,47 @@ describe('deployment names shared by more than one container', () => {
     ])
   })
 
+  // internal/workload/workload.go, GetDeploymentName: "Extract deployment name by removing the
+  // hash suffix ... rsName[:lastDash]": a ReplicaSet `web-blue` made without a Deployment gives
+  // `web`, the name of the Deployment `web` beside it; the tracker collapses them without a word.
+  // They are two workloads, not a rollout: worked out by hand, the newer pod (web-blue's, 2) is
+  // recorded and the Deployment's is named in the warning.
+  test('a ReplicaSet without a Deployment named like one: not a rollout, the other named', async () => {
+    const list = kubectlList([
+      workload('Deployment', 'shop', 'web'),
+      workload('ReplicaSet', 'shop', 'web-5c6b7', { owner: { kind: 'Deployment', name: 'web' } }),
+      running(
+        'shop',
+        'web-5c6b7-x1',
+        { kind: 'ReplicaSet', name: 'web-5c6b7' },
+        '2026-01-01T00:00:00Z',
+        [container('web', 'ghcr.io/acme/web:1')]
+      ),
+      workload('ReplicaSet', 'shop', 'web-blue'),
+      running(
+        'shop',
+        'web-blue-q1',
+        { kind: 'ReplicaSet', name: 'web-blue' },
+        '2026-01-02T00:00:00Z',
+        [container('web', 'ghcr.io/acme/web:2')]
+      )
+    ])
+    const run = await go(list)
+    expect(run.code).toBe(0)
+    expect(sent()).toEqual([
+      {
+        name: 'ghcr.io/acme/web',
+        version: '2',
+        digest: digestOf('ghcr.io/acme/web:2'),
+        deployment_name: 'shop/web/web'
+      }
+    ])
+    const warning = warningsOf(run.stdout).find(w => w.includes('more than one workload'))
+    expect(warning).toContain(
+      '`shop/web/web` is recorded for ReplicaSet shop/web container web (pod web-blue-q1), not for Deployment shop/web container web (pod web-5c6b7-x1)'
+    )
+  })
+
   // A rollout is the one sharing that is meant: no warning (the realistic cluster has one).
   test('a rollout shares a name without a warning', async () => {
     const run = await go(realisticCluster())

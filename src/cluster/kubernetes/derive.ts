@@ -283,7 +283,10 @@ function workloadOf(
     if (hash && ref.name.endsWith(`-${hash}`))
       return { kind: 'Deployment', name: ref.name.slice(0, -hash.length - 1) }
     const dash = ref.name.lastIndexOf('-')
-    return { kind: 'Deployment', name: dash > 0 ? ref.name.slice(0, dash) : ref.name }
+    const name = dash > 0 ? ref.name.slice(0, dash) : ref.name
+    // A listed ReplicaSet without a Deployment is a workload of its own (`web-blue` beside the
+    // Deployment `web`): the same name as the tracker's, but not a rollout of the Deployment.
+    return { kind: listed ? 'ReplicaSet' : 'Deployment', name }
   }
   if (ref.kind === 'Job') {
     if (listed) {
