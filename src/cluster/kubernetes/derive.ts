@@ -17,9 +17,8 @@ export const RUNTIME_RISKS_ANNOTATION = `${ANNOTATION_PREFIX}runtime-risks`
 export const MAX_TAG_LENGTH = 100
 /** Kinds whose pods are recorded, as the tracker's supported owners, in the order it asks. */
 const POD_OWNERS = ['ReplicaSet', 'DaemonSet', 'StatefulSet', 'Job']
-/** Kinds kept from the list: pods and the owners a pod's workload and annotations come from. */
-const KEPT_KINDS = new Set([
-  'Pod',
+/** Owner kinds the tracker reads (workload and annotations); Pod is not one. */
+const OWNER_KINDS = new Set([
   'ReplicaSet',
   'Deployment',
   'DaemonSet',
@@ -27,6 +26,8 @@ const KEPT_KINDS = new Set([
   'Job',
   'CronJob'
 ])
+/** Kinds kept from the list: pods and the owners a pod's workload and annotations come from. */
+const KEPT_KINDS = new Set(['Pod', ...OWNER_KINDS])
 
 export interface OwnerRef {
   kind: string
@@ -165,6 +166,9 @@ export function deriveItems(objects: readonly KubeObject[], template: string): D
   const warnings = new Set<string>()
   const chooser = new Chooser()
   const noDigest: string[] = []
+  const listedKinds = new Set(objects.map(o => o.kind))
+  /** Owner kinds that counted pods name but the file lists none of, and how many pods. */
+  const unlisted = new Map<string, number>()
   let pods = 0
   let counted = 0
 
@@ -182,6 +186,17 @@ export function deriveItems(objects: readonly KubeObject[], template: string): D
 
     const workload = workloadOf(pod, ownerRef, byKey)
     const chain = ownerChain(pod, owner)
+    // The tracker reads every owner from the cluster; kubectl printed only the kinds it was
+    // asked for (`kubectl get pods` alone): say which, as the records then differ from its. A
+    // Job cleaned up before kubectl listed the jobs, found a CronJob by its name, is the tracker's
+    // own case: not said.
+    const missing = new Set(
+      chain
+        .flatMap(o => o.owners.map(r => r.kind))
+        .filter(k => OWNER_KINDS.has(k) && !listedKinds.has(k))
+        .filter(k => !(k === 'Job' && workload.kind === 'CronJob'))
+    )
+    for (const kind of missing) unlisted.set(kind, (unlisted.get(kind) ?? 0) + 1)
     const { tags, risks } = metadataOf(chain, message => warnings.add(message))
 
     for (const container of pod.pod.containers) {
@@ -218,6 +233,22 @@ export function deriveItems(objects: readonly KubeObject[], template: string): D
         `${noDigest.length === 1 ? 'was' : 'were'} not recorded: ${namedList(noDigest, ', ')}`
     )
   }
+  if (unlisted.size > 0) {
+    const kinds = [...unlisted.keys()].sort()
+    const under = kinds.map(k => `${unlisted.get(k)} to ${k}s`).join(', ')
+    const jobs = unlisted.has('Job')
+    warnings.add(
+      `\`kubernetes-file\` lists no ${kinds.map(k => `${k}s`).join(', ')}, though pods belong ` +
+        `to them (${under}; printed with \`kubectl get pods\` only?). GitHub's tracker reads a ` +
+        "pod's owners from the cluster, this step only from the file: their `metadata.github.com/` " +
+        'annotations (tags, runtime risks) are not read' +
+        (jobs
+          ? ", and a CronJob's pods are named after each Job (a new deployment every run)"
+          : '') +
+        '. Print them too: `kubectl get pods,replicasets,deployments,daemonsets,statefulsets,jobs,' +
+        'cronjobs -A -o json`'
+    )
+  }
   const chosen = chooser.result()
   return {
     items: chosen.items,
@@ -252,7 +283,10 @@ function workloadOf(
     if (hash && ref.name.endsWith(`-${hash}`))
       return { kind: 'Deployment', name: ref.name.slice(0, -hash.length - 1) }
     const dash = ref.name.lastIndexOf('-')
-    return { kind: 'Deployment', name: dash > 0 ? ref.name.slice(0, dash) : ref.name }
+    const name = dash > 0 ? ref.name.slice(0, dash) : ref.name
+    // A listed ReplicaSet without a Deployment is a workload of its own (`web-blue` beside the
+    // Deployment `web`): the same name as the tracker's, but not a rollout of the Deployment.
+    return { kind: listed ? 'ReplicaSet' : 'Deployment', name }
   }
   if (ref.kind === 'Job') {
     if (listed) {
