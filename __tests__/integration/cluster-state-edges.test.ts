@@ -314,3 +314,78 @@ test('kubernetes-file: a changed deployment-name-template renames every workload
     ['apps/beta/app', digest('beta1.1.0'), '1.1.0']
   ])
 })
+
+test('kubernetes-file: a workload without a running pod is not in the snapshot, so it is decommissioned, and recorded again once its pod runs', async () => {
+  const list = (betaPhase: string) =>
+    kubectlList(
+      ['alpha', 'beta'].flatMap(w => [
+        workload('StatefulSet', 'apps', w),
+        pod({
+          namespace: 'apps',
+          name: `${w}-0`,
+          owner: { kind: 'StatefulSet', name: w },
+          phase: w === 'beta' ? betaPhase : 'Running',
+          created: '2026-01-02T10:00:00Z',
+          containers: [
+            {
+              name: 'app',
+              image: `ghcr.io/acme/${w}:1.0.0`,
+              imageID: `ghcr.io/acme/${w}@${digest(w)}`
+            }
+          ]
+        })
+      ])
+    )
+  const k = { 'deployments-file': '', 'kubernetes-file': 'cluster.json' }
+  const beta = {
+    deployment_name: 'apps/beta/app',
+    name: 'ghcr.io/acme/beta',
+    digest: digest('beta'),
+    version: '1.0.0'
+  }
+  await writeFile(join(workspace, 'cluster.json'), JSON.stringify(list('Running')))
+  expect((await step(k)).code).toBe(0)
+  await writeFile(join(workspace, 'cluster.json'), JSON.stringify(list('Pending')))
+  const pending = await step(k)
+  expect(pending.code).toBe(0)
+  expect(decommissionedOutput(pending)).toEqual([beta])
+  await writeFile(join(workspace, 'cluster.json'), JSON.stringify(list('Running')))
+  emulator.requests.length = 0
+  const back = await step(k)
+  expect(back.code).toBe(0)
+  expect(decommissionedOutput(back)).toEqual([])
+  expect(sentIn().map(d => d.deployment_name)).toEqual(['apps/alpha/app', 'apps/beta/app'])
+  expect(
+    (emulator.state.deploymentRecords['acme'] ?? [])
+      .filter(r => r.deployment_name === 'apps/beta/app')
+      .map(r => r.status)
+  ).toEqual(['deployed'])
+})
+
+test('a state of 5000 deployments, 4999 of them gone: one job, and the outputs and summary stay within their budgets', async () => {
+  const many = Array.from({ length: 5000 }, (_, i) => entry(`workload-number-${i}`))
+  await snapshot(many)
+  expect((await step()).code).toBe(0)
+  await snapshot(many.slice(0, 1))
+  emulator.requests.length = 0
+  const run = await step({ 'allow-mass-decommission': 'true' })
+  expect({ code: run.code, error: errorOf(run) }).toEqual({ code: 0, error: '' })
+  expect(writesOf(emulator.requests)).toHaveLength(1)
+  expect(sentIn().filter(d => (d as { status?: string }).status === 'decommissioned')).toHaveLength(
+    4999
+  )
+  expect(await stateOf()).toEqual(expectedState(many.slice(0, 1)))
+  // 4999 entries are over GitHub's 1 MB of outputs: the output holds the first ones, `truncated`
+  // counts the rest, and the summary says so.
+  const listed = decommissionedOutput(run) as Array<{ deployment_name: string }>
+  const { decommissioned: left } = JSON.parse(run.outputs['truncated'] ?? '{}') as {
+    decommissioned: number
+  }
+  expect(listed.length).toBeGreaterThan(1000)
+  expect(listed.length + left).toBe(4999)
+  expect(listed[0]).toEqual(many[1])
+  expect(run.summary).toContain('### Decommissioned (4999)')
+  expect(run.summary).toContain(
+    `The \`decommissioned\` output holds the first ${listed.length} of 4999 items`
+  )
+}, 120_000)
