@@ -5,7 +5,7 @@
  * against the emulator; what each run must send and keep is written out by hand.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { TOKEN, withEmulator, writesOf } from '../../__fixtures__/emulator.js'
@@ -389,3 +389,72 @@ test('a state of 5000 deployments, 4999 of them gone: one job, and the outputs a
     `The \`decommissioned\` output holds the first ${listed.length} of 4999 items`
   )
 }, 120_000)
+
+test.each(['sync', 'job'])(
+  'a run cancelled while its %s request is in flight leaves the state file as it was, with no temporary file, and the next run sends the same decommission',
+  async mode => {
+    const [a, b] = [entry('alpha'), entry('beta')]
+    await snapshot([a, b])
+    expect((await step({ 'cluster-mode': mode })).code).toBe(0)
+    const before = await stateText()
+    await snapshot([a])
+    // the set request itself, or the first poll of the job
+    const method = mode === 'sync' ? 'POST' : 'GET'
+    emulator.addFault({ method, fault: { kind: 'hang' } })
+    const hanging = () => emulator.requests.some(r => r.method === method)
+    emulator.requests.length = 0
+    const cancelled = await runAction(
+      {
+        token: TOKEN,
+        'api-url': emulator.url,
+        cluster: 'prod-eu-1',
+        environment: 'production',
+        'deployments-file': 'deployments.json',
+        'state-file': STATE,
+        'cluster-mode': mode
+      },
+      { HOME: home },
+      {
+        context: { repository: 'acme/web', workspace },
+        signals: [
+          { signal: 'SIGINT', when: hanging },
+          { signal: 'SIGTERM', afterMs: 200 }
+        ]
+      }
+    )
+    expect(cancelled.code).not.toBe(0)
+    expect(await stateText()).toBe(before)
+    expect(readdirSync(join(workspace, '.record-deployment'))).toEqual(['prod-eu-1.json'])
+    expect(decommissionedOutput(cancelled) ?? []).toEqual([])
+
+    emulator.clearFaults()
+    emulator.requests.length = 0
+    const next = await step({ 'cluster-mode': mode })
+    expect({ code: next.code, error: errorOf(next) }).toEqual({ code: 0, error: '' })
+    expect(sentIn()).toEqual([a, gone(b)])
+    expect(await stateOf()).toEqual(expectedState([a]))
+  },
+  60_000
+)
+
+test('runs that overlap on one state file (no concurrency group) each end with a whole file, and the service holds the decommission', async () => {
+  const [a, b, c] = [entry('alpha'), entry('beta'), entry('gamma')]
+  await snapshot([a, b, c])
+  expect((await step()).code).toBe(0)
+  await snapshot([a, b])
+  const runs = await Promise.all([step(), step(), step()])
+  expect(runs.map(r => [r.code, errorOf(r)])).toEqual([
+    [0, ''],
+    [0, ''],
+    [0, '']
+  ])
+  // each run decommissions gamma at most once; which of them saw the old file depends on timing
+  for (const r of runs) expect([[], [c]]).toContainEqual(decommissionedOutput(r))
+  expect(await stateOf()).toEqual(expectedState([a, b]))
+  expect(readdirSync(join(workspace, '.record-deployment'))).toEqual(['prod-eu-1.json'])
+  expect(
+    (emulator.state.deploymentRecords['acme'] ?? [])
+      .filter(r => r.deployment_name === c.deployment_name)
+      .map(r => r.status)
+  ).toEqual(['decommissioned'])
+}, 60_000)
