@@ -99,19 +99,25 @@ export function parseClusterInputs(
     // The deployments the state lists and the snapshot lacks go in the same request.
     if (state) items = [...items, ...state.decommissions]
   }
-  if (items !== undefined) {
+  if (items !== undefined && items.length === 0 && input !== 'kubernetes-file') {
+    if (!c.failed('state-file') && !c.failed(input))
+      c.problem(input, 'is an empty array: there is nothing to record')
+  } else if (items !== undefined) {
     const count = items.length
+    // The decommissions from `state-file` count: the message says so, or the numbers look wrong.
+    const gone = state?.decommissions.length ?? 0
+    const counted = gone > 0 ? ` (with the ${gone} decommissions from \`state-file\`)` : ''
     if (count > JOB_LIMIT && input === 'kubernetes-file') {
-      c.problem(input, tooManyFromKubernetes(count))
+      c.problem(input, tooManyFromKubernetes(count, counted))
     } else if (count > JOB_LIMIT) {
       c.problem(
         input,
-        `has ${count} deployments; one step records at most ${JOB_LIMIT} (split the cluster)`
+        `has ${count} deployments${counted}; one step records at most ${JOB_LIMIT} (split the cluster)`
       )
     } else if (mode === 'sync' && count > SYNC_LIMIT) {
       c.problem(
         input,
-        `has ${count} deployments; \`cluster-mode: sync\` sends at most ${SYNC_LIMIT} (use job or auto)`
+        `has ${count} deployments${counted}; \`cluster-mode: sync\` sends at most ${SYNC_LIMIT} (use job or auto)`
       )
     }
   }
@@ -179,9 +185,14 @@ function readItems(
     c.problem(input, `is not valid JSON: ${(error as Error).message}`)
     return undefined
   }
-  const { items, problems } = validateClusterItems(parsed, input, {
-    github_repository: serviceRepository
-  })
+  // With `state-file`, an empty snapshot may still decommission what the file lists: whether
+  // anything is left to send is known once the state is read.
+  const { items, problems } = validateClusterItems(
+    parsed,
+    input,
+    { github_repository: serviceRepository },
+    { allowEmpty: c.given('state-file') }
+  )
   for (const p of problems) c.problem(p.input, p.message)
   return problems.length === 0 ? items : undefined
 }
@@ -191,9 +202,9 @@ function readItems(
  * would leave it half recorded when a later job fails or times out, under one `job-id`; the
  * namespace filters split it into steps the user can see and rerun.
  */
-function tooManyFromKubernetes(count: number): string {
+function tooManyFromKubernetes(count: number, counted = ''): string {
   return (
-    `gives ${count} deployments (one per container); one step records at most ${JOB_LIMIT}: ` +
+    `gives ${count} deployments (one per container)${counted}; one step records at most ${JOB_LIMIT}: ` +
     'split the cluster over several steps with `namespaces` / `exclude-namespaces`'
   )
 }

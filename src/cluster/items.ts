@@ -75,13 +75,16 @@ export const MAX_LISTED_PROBLEMS = 50
 export function validateClusterItems(
   value: unknown,
   input: string,
-  defaults: { github_repository?: string } = {}
+  defaults: { github_repository?: string } = {},
+  /** An empty array is let through (the caller says whether anything is left to send). */
+  { allowEmpty = false }: { allowEmpty?: boolean } = {}
 ): { items: ClusterItem[]; problems: InputProblem[] } {
   const problems: InputProblem[] = []
   if (!Array.isArray(value)) {
     return { items: [], problems: [{ input, message: 'must be a JSON array of deployments' }] }
   }
   if (value.length === 0) {
+    if (allowEmpty) return { items: [], problems: [] }
     return {
       items: [],
       problems: [{ input, message: 'is an empty array: there is nothing to record' }]

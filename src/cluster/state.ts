@@ -7,6 +7,7 @@
  * answered, a job completed), and a deployment the service rejected keeps what the file said
  * before (a rejected decommission stays listed, so the next run sends it again).
  */
+import { homedir } from 'node:os'
 import { isAbsolute, resolve } from 'node:path'
 import * as z from 'zod/mini'
 import type { Collector } from '../inputs/problems.js'
@@ -170,7 +171,13 @@ export function planState(
   { snapshotInput, allowMass }: { snapshotInput: string; allowMass: boolean }
 ): StatePlan | undefined {
   const given = c.text('state-file')
-  const path = isAbsolute(given) ? given : resolve(env['GITHUB_WORKSPACE'] ?? process.cwd(), given)
+  // `~/` is the home directory, as in actions/cache's `path`, which the README pairs it with.
+  const home = /^~(?=$|\/)/.test(given) ? env['HOME'] || homedir() : undefined
+  const path = home
+    ? resolve(home, `.${given.slice(1)}`)
+    : isAbsolute(given)
+      ? given
+      : resolve(env['GITHUB_WORKSPACE'] ?? process.cwd(), given)
   let content: string
   try {
     const size = files.size(path)
