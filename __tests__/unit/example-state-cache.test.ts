@@ -50,6 +50,10 @@ test.each([
     const prefix = restore?.with?.['restore-keys'] ?? ''
     expect(prefix.length).toBeGreaterThan(0)
     expect(key.startsWith(prefix)).toBe(true)
+    // The prefix ends at a `/`, which no cluster name holds: `…/production/` cannot restore the
+    // cache of `…/production-canary/` (a file the step would refuse as another environment's).
+    expect(prefix.endsWith('/')).toBe(true)
+    expect(key.slice(prefix.length)).toBe('${{ github.run_id }}-${{ github.run_attempt }}')
     // after a failed or cancelled step too, when there is a file to save
     expect(save?.if).toMatch(/^always\(\) && hashFiles\('(.+)'\) != ''$/)
     expect(save?.if).toContain(`hashFiles('${path}')`)
