@@ -35,6 +35,11 @@ export class ServiceError extends Error {
   readonly hint?: string
   readonly attempts: number
   readonly fatal: boolean
+  /**
+   * Attempts that were sent and got no answer (a timeout, a connection cut after sending): only
+   * those may have been applied by the service. Set by the client; 0 when every attempt was answered.
+   */
+  unanswered = 0
 
   constructor(details: ServiceErrorDetails) {
     super(formatServiceError(details))
@@ -49,6 +54,21 @@ export class ServiceError extends Error {
     this.hint = details.hint
     this.attempts = details.attempts ?? 1
     this.fatal = details.fatal ?? false
+  }
+}
+
+/**
+ * A write not sent again after a rate-limit wait: what it would change was already done (by
+ * another job on the same target, most often another job of a matrix). Thrown by the client when
+ * the request's `stillNeeded` says so.
+ */
+export class NoLongerNeeded extends Error {
+  constructor(
+    readonly method: string,
+    readonly path: string
+  ) {
+    super(`${method} ${path}: not sent again after the rate-limit wait; no longer needed`)
+    this.name = 'NoLongerNeeded'
   }
 }
 
