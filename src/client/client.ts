@@ -100,7 +100,8 @@ export class ServiceClient {
   readonly proxy?: string
   private readonly failures: FailureContext
   private readonly clock: Clock
-  private readonly random: () => number
+  /** uniform in [0, 1): the jitter of backoffs, shared with the cluster's busy retries */
+  readonly random: () => number
   private readonly timeoutMs: number
   private readonly log: Log
   private readonly pacer: WritePacer
