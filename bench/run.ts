@@ -7,6 +7,8 @@
  * Results go to .tmp/bench/results.json, or with --save to bench/results.json (tracked: the
  * figures README quotes). --node PATH runs the action under another Node; --labeler PATH names the
  * yardstick's bundle. Not a test: nothing here passes or fails.
+ * Over 300 lines: the scenarios, the cold-start table and the report share one emulator, one
+ * Node and the arguments; split into modules they would only pass them around.
  */
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -23,6 +25,9 @@ const TOKEN = 'bench-token'
 const DIGEST = 'sha256:' + 'be9c4'.padEnd(64, '0')
 const PULLS = [1, 2, 3, 4, 5]
 const root = projectRoot()
+/** How to get the cold-start yardstick when it is missing. */
+const LABELER_FETCH =
+  'curl -fsSL https://raw.githubusercontent.com/actions/labeler/v7.0.0/dist/index.js -o .tmp/labeler-v7-dist.mjs'
 
 const { values: args } = parseArgs({
   options: {
@@ -421,9 +426,6 @@ async function timeProcess(command: string, argv: string[], cwd: string): Promis
   })
   return performance.now() - started
 }
-
-const LABELER_FETCH =
-  'curl -fsSL https://raw.githubusercontent.com/actions/labeler/v7.0.0/dist/index.js -o .tmp/labeler-v7-dist.mjs'
 
 /** --labeler, else the shared anchors beside the checkout, else .tmp/ where LABELER_FETCH puts it. */
 function labelerBundle(): string {

@@ -1,7 +1,8 @@
 /**
  * The command line as a user of another pipeline gets it: `npm pack`, the tarball installed into
- * an empty directory with `--offline` (the package needs nothing from the registry: its runtime
- * is bundled), then `npx record-deployment ...` against the emulator.
+ * an empty directory (`--prefer-offline`: its dependencies come from npm's cache when `npm ci`
+ * put them there; the bundle itself needs none of them), then `npx record-deployment ...` against
+ * the emulator.
  */
 import { execFile, spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
@@ -28,7 +29,9 @@ beforeAll(async () => {
   const packed = await exec('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: root })
   const tarball = join(dir, packed.stdout.trim().split('\n').pop() ?? '')
   await writeFile(join(dir, 'package.json'), '{"name":"pipeline","private":true}\n')
-  await exec('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], { cwd: dir })
+  await exec('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], {
+    cwd: dir
+  })
 }, 120_000)
 afterAll(async () => {
   await emulator.close()
@@ -42,11 +45,15 @@ interface CliRun {
   stderr: string
 }
 
-/** `npx record-deployment ...args` in the pipeline's directory, with only the variables given. */
-async function recordDeployment(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+/** `npx record-deployment ...args` in the pipeline's directory (or `cwd`), with only the variables given. */
+async function recordDeployment(
+  args: string[],
+  env: Record<string, string> = {},
+  cwd = dir
+): Promise<CliRun> {
   try {
     const { stdout, stderr } = await exec('npx', ['--offline', 'record-deployment', ...args], {
-      cwd: dir,
+      cwd,
       env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? dir, ...env }
     })
     return { code: 0, stdout, stderr }
@@ -286,3 +293,30 @@ test('SIGINT stops it at a safe point: exit 1, what was recorded on stdout, the 
   expect(stderr).toMatch(/Cancel requested \(SIGINT\)/)
   expect(stderr).toMatch(/The run was cancelled \(SIGINT\)/)
 }, 30_000)
+
+test('--labels with --since in a checkout labels the pull requests merged since, from HEAD', async () => {
+  const repo = join(dir, 'checkout')
+  const git = (...args: string[]) =>
+    exec('git', ['-c', 'user.name=ci', '-c', 'user.email=ci@example.com', ...args], { cwd: repo })
+  await exec('git', ['init', '-q', '-b', 'main', repo])
+  await git('commit', '-q', '--allow-empty', '-m', 'Start')
+  await git('tag', 'v1.0.0')
+  await git('commit', '-q', '--allow-empty', '-m', 'Merge pull request #12 from acme/feature')
+  await git('commit', '-q', '--allow-empty', '-m', 'Add retries (#14)')
+  emulator.seed({ pulls: { 'acme/web': [{ number: 12 }, { number: 14 }] } })
+
+  const run = await recordDeployment(
+    ['--labels', 'deployed:production', '--since', 'v1.0.0'],
+    { GITHUB_TOKEN: TOKEN, GITHUB_API_URL: emulator.url, GITHUB_REPOSITORY: 'acme/web' },
+    repo
+  )
+  expect(run.code).toBe(0)
+  const outputs = JSON.parse(run.stdout) as { 'pull-requests': string; labeled: unknown[] }
+  expect(outputs['pull-requests'].split(',').sort()).toEqual(['12', '14'])
+  expect(outputs.labeled).toEqual(
+    expect.arrayContaining([
+      { number: 12, added: ['deployed:production'], removed: [] },
+      { number: 14, added: ['deployed:production'], removed: [] }
+    ])
+  )
+})

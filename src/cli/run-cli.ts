@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { Cancellation } from '../client/cancel.js'
 import type { Log } from '../client/log.js'
 import { InputError, parseInputs, type Inputs } from '../inputs/index.js'
@@ -60,6 +61,12 @@ export async function runCli(
   }
   const { event, problem } = readRunEvent(env)
   if (problem) log.debug(`${problem}; the event is read as empty`)
+  if (inputs.labels?.pullRequests === 'auto') {
+    // Outside Actions there is no event: the checkout is this directory, the commit shipped is
+    // its HEAD, and `--since` gives the range whose pull requests get the labels.
+    event.workspace ??= process.cwd()
+    if (!event.sha) event.sha = headOf(event.workspace) ?? ''
+  }
   const cancellation = new Cancellation()
   const stopListening = listenForCancel(cancellation, log.info)
   try {
@@ -84,5 +91,18 @@ export async function runCli(
     return 1
   } finally {
     stopListening()
+  }
+}
+
+/** The commit checked out in `dir`, if it is a git checkout. */
+function headOf(dir: string): string | undefined {
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], {
+      cwd: dir,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore']
+    }).trim()
+  } catch {
+    return undefined
   }
 }

@@ -1,0 +1,82 @@
+/** The command line's flags (src/cli/args.ts) over generated command lines, as users type them. */
+import fc from 'fast-check'
+import { readFileSync } from 'node:fs'
+import { parse } from 'yaml'
+import { parseCliArgs } from '../../src/cli/args.js'
+
+const declared = Object.entries(
+  (
+    parse(readFileSync(new URL('../../action.yml', import.meta.url), 'utf8')) as {
+      inputs: Record<string, { description: string; default?: string }>
+    }
+  ).inputs
+).map(([name, spec]) => ({ name, description: spec.description, default: spec.default }))
+const switches = declared.filter(i => i.default === 'true' || i.default === 'false')
+const valued = declared.filter(i => !switches.includes(i))
+
+/** One flag as typed: `--name value`, `--name=value`, or a bare switch. */
+const flag = fc.oneof(
+  fc
+    .tuple(
+      fc.constantFrom(...valued.map(i => i.name)),
+      fc.string({ minLength: 1 }).filter(v => !v.startsWith('--')),
+      fc.boolean()
+    )
+    .map(([name, value, equals]) => ({
+      name,
+      value,
+      argv: equals ? [`--${name}=${value}`] : [`--${name}`, value]
+    })),
+  fc
+    .tuple(fc.constantFrom(...switches.map(i => i.name)), fc.constantFrom('true', 'false', ''))
+    .map(([name, value]) => ({
+      name,
+      value: value || 'true',
+      argv: value ? [`--${name}`, value] : [`--${name}`]
+    }))
+)
+
+test('every input given once, in any form and order, arrives as typed, with no problem', () => {
+  fc.assert(
+    fc.property(fc.uniqueArray(flag, { selector: f => f.name, maxLength: 12 }), flags => {
+      const args = parseCliArgs(
+        flags.flatMap(f => f.argv),
+        declared
+      )
+      expect(args.problems).toEqual([])
+      expect(args.raw).toEqual(Object.fromEntries(flags.map(f => [f.name, f.value])))
+    })
+  )
+})
+
+test('unknown flags, stray words and missing values are each named, and the rest still read', () => {
+  fc.assert(
+    fc.property(
+      fc
+        .stringMatching(/^[a-z][a-z0-9]{2,10}$/)
+        .filter(n => !declared.some(i => i.name.startsWith(n))),
+      fc.stringMatching(/^[a-z0-9]{1,8}$/),
+      (unknown, stray) => {
+        const args = parseCliArgs(
+          ['--environment', 'production', `--${unknown}`, stray, '--cluster'],
+          declared
+        )
+        expect(args.raw).toEqual({ environment: 'production' })
+        expect(args.problems).toEqual([
+          `unknown flag \`--${unknown}\``,
+          `unexpected argument \`${stray}\`: every value goes after its flag`,
+          '`--cluster` needs a value (`--cluster VALUE` or `--cluster=VALUE`)'
+        ])
+      }
+    )
+  )
+})
+
+test('a repeated list flag is one item per line; a repeated single-value flag is a problem', () => {
+  const args = parseCliArgs(
+    ['--labels', 'deployed:prod', '--labels=needs review, later', '--org', 'a', '--org', 'b'],
+    declared
+  )
+  expect(args.raw).toEqual({ labels: 'deployed:prod\nneeds review, later' })
+  expect(args.problems).toEqual(['`--org` is given 2 times; it takes one value'])
+})
