@@ -190,6 +190,36 @@ describe('cluster jobs queued on one cluster', () => {
     if (created.length === 0) expect(r.stdout).toMatch(/busy .*so no job was created/)
   })
 
+  test('a rate-limit wait that eats job-timeout creates no job after it', async () => {
+    await start({ jobStepMs: 30 })
+    emulator.addFault({
+      method: 'POST',
+      path: jobsPath,
+      fault: {
+        kind: 'status',
+        status: 403,
+        headers: { 'retry-after': '5' },
+        body: { message: 'You have exceeded a secondary rate limit.' }
+      }
+    })
+    const inputs = parseInputs(
+      {
+        token: TOKEN,
+        'api-url': emulator.url,
+        repository: REPO,
+        cluster: CLUSTER,
+        environment: 'production',
+        'cluster-mode': 'job',
+        'job-timeout': '4',
+        deployments: JSON.stringify([item(1)])
+      },
+      {}
+    )
+    const result = await run(inputs, { clock: new ScaledClock(100), log: new MemoryLog() })
+    expect(emulator.requests.filter(q => q.method === 'POST').map(q => q.status)).toEqual([403])
+    expect(result.failures[0]?.message).toMatch(/so no job was created/)
+  })
+
   test('a busy cluster is tried again within 10 s, with jitter, not on the poll schedule', async () => {
     await start({ jobStepMs: 30 })
     const sleepsWith = async (random: () => number) => {

@@ -239,7 +239,11 @@ async function createJobWhenFree(
         )
       return created
     } catch (error) {
-      if (error instanceof NoLongerNeeded) throw busyTooLong()
+      if (error instanceof NoLongerNeeded)
+        throw new Error(
+          `rate-limit waits left less than ${MIN_JOB_WAIT_MS / 1000} s of job-timeout (${inputs.jobTimeoutSeconds} s) ` +
+            `for the job of cluster ${inputs.cluster}, so no job was created; run the step again, or raise \`job-timeout\``
+        )
       if (!(error instanceof ServiceError) || error.status !== 409) throw error
       // Only an attempt sent without an answer may have created a job of ours; a 409 after a
       // refusal (a rate limit, a 5xx) is another job's.
