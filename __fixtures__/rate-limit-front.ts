@@ -9,6 +9,11 @@ export interface FrontOptions {
   maxInFlight: number
   /** seconds a refusal with `retry-after` asks for */
   retryAfterSeconds?: number
+  /**
+   * writes refused first whatever the time, as if earlier jobs on the token had spent the limit:
+   * both kinds of refusal are met however slowly the runs start (a loaded machine spreads them)
+   */
+  spentAtStart?: number
 }
 
 export interface FrontCounts {
@@ -67,6 +72,7 @@ export async function startRateLimitFront(
   let inWindow = 0
   let inFlight = 0
   let refusals = 0
+  let spent = options.spentAtStart ?? 0
   const retryAfter = String(options.retryAfterSeconds ?? 1)
 
   const refuse = (res: ServerResponse, headers: Record<string, string>) => {
@@ -94,7 +100,8 @@ export async function startRateLimitFront(
       req.resume()
       return refuse(res, { 'retry-after': retryAfter })
     }
-    if (write && inWindow >= options.writesPerWindow) {
+    if (write && (spent > 0 || inWindow >= options.writesPerWindow)) {
+      spent = Math.max(0, spent - 1)
       record(false)
       req.resume()
       if (refusals++ % 2 === 0) {
