@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process'
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
+import { homedir } from 'node:os'
 import { parse } from 'yaml'
 
 /** What the README's install line names; the staged run installs the packed checkout instead. */
@@ -158,7 +159,8 @@ export interface PipelineRun {
  * Runs the pipeline's script in bash (`-eu -o pipefail`: an unset variable fails the run) in
  * `workspace`, with only the variables the pipeline would set: the example's own, `given` (the
  * system's and the secrets), PATH and HOME. `npm install --global` goes to a prefix of the run's
- * own, offline, from `tarball`; a shim before it on PATH notes the arguments and stdout of
+ * own, from `tarball`, its dependencies from the developer's npm cache where `npm ci` left them
+ * (prefer-offline); a shim before it on PATH notes the arguments and stdout of
  * `record-deployment` and runs the installed one.
  */
 export async function runPipeline(
@@ -194,8 +196,8 @@ export async function runPipeline(
     ),
     HOME: run.stage,
     npm_config_prefix: prefix,
-    npm_config_cache: join(run.stage, 'npm-cache'),
-    npm_config_offline: 'true',
+    npm_config_cache: process.env['npm_config_cache'] || join(homedir(), '.npm'),
+    npm_config_prefer_offline: 'true',
     npm_config_audit: 'false',
     npm_config_fund: 'false',
     npm_config_update_notifier: 'false',

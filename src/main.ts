@@ -1,10 +1,12 @@
 import * as core from '@actions/core'
+import { appendFileSync } from 'node:fs'
+import { EOL } from 'node:os'
 import { InputError, parseInputs, readRawInputs } from './inputs/index.js'
 import { isUnevaluated } from './inputs/names.js'
-import { failureReport, renderSummary, toOutputs } from './report.js'
+import { describeCuts, failureReport, fittedOutputs, renderSummary } from './report.js'
 import { readRunEvent } from './run-event.js'
 import { Cancellation } from './client/cancel.js'
-import { firstLineOf } from './result.js'
+import { emptyResult, firstLineOf } from './result.js'
 import type { RunOptions } from './run.js'
 import { listenForCancel } from './signals.js'
 
@@ -19,19 +21,23 @@ const coreLog = {
  * `src/index.ts` only calls it; `@github/local-action` imports it and calls it the same way.
  */
 export async function run(options: RunOptions = {}): Promise<void> {
+  const outputs = { written: false }
   try {
-    await runAction(options)
+    await runAction(options, outputs)
   } catch (error) {
     // A bug of ours, not the user's: the message for the log, the stack for a debug run.
     if (error instanceof Error && error.stack) core.debug(error.stack)
+    // Every output, empty, so that later steps' `fromJSON` still works.
+    const unwritten = outputs.written ? undefined : writeEmptyOutputs()
     core.setFailed(
       `record-deployment stopped on an unexpected error: ${error instanceof Error ? error.message : String(error)}. ` +
-        'Re-run with debug logging for the details, and report it with that log.'
+        'Re-run with debug logging for the details, and report it with that log.' +
+        (unwritten ? `\n\n${unwritten}` : '')
     )
   }
 }
 
-async function runAction(options: RunOptions): Promise<void> {
+async function runAction(options: RunOptions, outputs: { written: boolean }): Promise<void> {
   // Masked before anything could print it, bad input included.
   for (const secret of [core.getInput('token'), process.env['GITHUB_TOKEN']]) {
     if (secret && !isUnevaluated(secret)) core.setSecret(secret.trim())
@@ -48,7 +54,9 @@ async function runAction(options: RunOptions): Promise<void> {
     )
   } catch (error) {
     if (error instanceof InputError) {
-      core.setFailed(error.message)
+      outputs.written = true
+      const unwritten = writeEmptyOutputs()
+      core.setFailed([error.message, ...(unwritten ? [unwritten] : [])].join('\n\n'))
       return
     }
     throw error
@@ -70,8 +78,11 @@ async function runAction(options: RunOptions): Promise<void> {
     const { run: runJobs } = await import('./run.js')
     const result = await runJobs(inputs, { log: coreLog, event, ...options, cancellation })
 
-    const unwritten = writeOutputs(toOutputs(result))
-    await writeSummary(renderSummary(result, inputs.connection.org))
+    const fitted = fittedOutputs(result)
+    outputs.written = true
+    const unwritten = writeOutputs(fitted.outputs)
+    for (const cut of describeCuts(fitted)) core.warning(cut)
+    await writeSummary(renderSummary(result, inputs.connection.org, fitted))
     const failures = [
       ...(result.failures.length > 0 || result.cancelled ? [failureReport(result)] : []),
       ...(unwritten ? [unwritten] : [])
@@ -90,11 +101,38 @@ function writeOutputs(outputs: Record<string, string>): string | undefined {
     for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value)
     return undefined
   } catch (error) {
-    return (
-      `The step's outputs could not be written to GITHUB_OUTPUT (${process.env['GITHUB_OUTPUT'] ?? 'unset'}): ` +
-      `${firstLineOf(error)}. What the log above says was recorded was recorded; later steps ` +
-      'cannot read it from the outputs.'
+    return outputsUnwritten(error)
+  }
+}
+
+function outputsUnwritten(error: unknown): string {
+  return (
+    `The step's outputs could not be written to GITHUB_OUTPUT (${process.env['GITHUB_OUTPUT'] ?? 'unset'}): ` +
+    `${firstLineOf(error)}. What the log above says was recorded was recorded; later steps ` +
+    'cannot read it from the outputs.'
+  )
+}
+
+/**
+ * Every output, empty (`[]`, `{}` or nothing), after bad input or an unexpected error. Each value
+ * is one line without a delimiter to choose, so they go as `name=value` lines, the form GitHub
+ * documents, without loading node:crypto for core's random delimiter: bad input stays fast.
+ */
+function writeEmptyOutputs(): string | undefined {
+  const outputs = fittedOutputs(emptyResult(false)).outputs
+  const file = process.env['GITHUB_OUTPUT']
+  if (!file) return writeOutputs(outputs)
+  try {
+    appendFileSync(
+      file,
+      Object.entries(outputs)
+        .map(([name, value]) => `${name}=${value}${EOL}`)
+        .join(''),
+      'utf8'
     )
+    return undefined
+  } catch (error) {
+    return outputsUnwritten(error)
   }
 }
 

@@ -1,23 +1,8 @@
-import { recordIds, type RunResult } from './result.js'
+import { fitSummary, type FittedOutputs } from './output-budget.js'
+import { describeCuts } from './outputs.js'
+import type { RunResult } from './result.js'
 
-/** The action's outputs. Every one is set on every run, empty when there is nothing, so `fromJSON` always works. */
-export function toOutputs(result: RunResult): Record<string, string> {
-  return {
-    'deployment-records': JSON.stringify(result.deploymentRecords),
-    // A record the service returned without `id` (the description does not require it) is
-    // skipped in the ids outputs; the records outputs still hold it with the fields it had.
-    'deployment-record-ids': recordIds(result.deploymentRecords).join(','),
-    'storage-records': JSON.stringify(result.storageRecords),
-    'storage-record-ids': recordIds(result.storageRecords).join(','),
-    'job-id': result.jobId === undefined ? '' : String(result.jobId),
-    'job-status': result.jobStatus ?? '',
-    errors: JSON.stringify(result.deploymentErrors),
-    decommissioned: JSON.stringify(result.decommissioned),
-    labeled: JSON.stringify(result.labeled),
-    'pull-requests': result.labeled.map(l => l.number).join(','),
-    planned: JSON.stringify(result.preview)
-  }
-}
+export { describeCuts, fittedOutputs, toOutputs } from './outputs.js'
 
 /** The message the step fails with: what was done, what failed, what was not tried. */
 export function failureReport(result: RunResult): string {
@@ -35,8 +20,12 @@ export function failureReport(result: RunResult): string {
   return lines.join('\n')
 }
 
-/** Markdown for the job summary. */
-export function renderSummary(result: RunResult, org: string): string {
+/** Markdown for the job summary, within GitHub's 1 MiB; `fitted` says which outputs were cut. */
+export function renderSummary(
+  result: RunResult,
+  org: string,
+  fitted: Pick<FittedOutputs, 'cut' | 'total'> = { cut: {}, total: {} }
+): string {
   const out: string[] = []
   const title = result.cancelled
     ? `Cancelled (${result.cancelled}): ${result.done.length > 0 ? 'recorded in part' : 'nothing was written'}`
@@ -53,11 +42,14 @@ export function renderSummary(result: RunResult, org: string): string {
       `The run was cancelled (${result.cancelled}) and stopped at the next safe point.`,
       '',
       ...(result.done.length > 0
-        ? ['Written before the cancel:', ...result.done.map(d => `- ${cell(d)}`), '']
+        ? ['Written before the cancel:', ...firstRows(result.done, d => `- ${cell(d)}`), '']
         : []),
       'Not written:',
-      ...result.failures.map(f => `- ${cell(f.what)}: ${cell(f.message.split('\n')[0] ?? '')}`),
-      ...result.notAttempted.map(s => `- ${cell(s)}: not attempted`),
+      ...firstRows(
+        result.failures,
+        f => `- ${cell(f.what)}: ${cell(f.message.split('\n')[0] ?? '')}`
+      ),
+      ...firstRows(result.notAttempted, s => `- ${cell(s)}: not attempted`),
       ''
     )
   }
@@ -100,6 +92,14 @@ export function renderSummary(result: RunResult, org: string): string {
       if (rows.length > shown.length)
         out.push(`... and ${rows.length - shown.length} more records.`, '')
     }
+    for (const kind of result.noRecordReturned) {
+      out.push(
+        `The service accepted the ${kind.replace('-', ' ')} write but returned no record, ` +
+          'although `return_records` was sent: it has no id here nor in the outputs ' +
+          '(`no-record-returned` names it).',
+        ''
+      )
+    }
     if (result.jobId !== undefined) {
       out.push(`Cluster job **${result.jobId}**: ${cell(result.jobStatus ?? 'unknown')}.`, '')
     }
@@ -113,12 +113,15 @@ export function renderSummary(result: RunResult, org: string): string {
       for (const e of result.deploymentErrors.slice(0, MAX_SUMMARY_ROWS)) {
         const d = e.deployment ?? {}
         out.push(
-          `| ${cell(d.deployment_name ?? '')} | ${cell(d.name ?? '')} | ${cell(e.cause ?? '')} |`
+          `| ${cell(d.deployment_name ?? '')} | ${cell(d.name ?? e.name ?? '')} | ${cell(e.cause ?? '')} |`
         )
       }
       if (result.deploymentErrors.length > MAX_SUMMARY_ROWS) {
         const more = result.deploymentErrors.length - MAX_SUMMARY_ROWS
-        out.push('', `... and ${more} more; the \`errors\` output has them all.`)
+        out.push(
+          '',
+          `... and ${more} more in the \`errors\` output (\`truncated\` counts any it could not hold).`
+        )
       }
       out.push('')
     }
@@ -140,7 +143,10 @@ export function renderSummary(result: RunResult, org: string): string {
     )
     if (result.decommissioned.length > MAX_SUMMARY_ROWS) {
       const more = result.decommissioned.length - MAX_SUMMARY_ROWS
-      out.push('', `... and ${more} more; the \`decommissioned\` output has them all.`)
+      out.push(
+        '',
+        `... and ${more} more in the \`decommissioned\` output (\`truncated\` counts any it could not hold).`
+      )
     }
     out.push('')
   }
@@ -171,13 +177,29 @@ export function renderSummary(result: RunResult, org: string): string {
 
   if (result.failures.length > 0 && !result.cancelled) {
     out.push('### Failed', '')
-    for (const f of result.failures)
-      out.push(`- **${cell(f.what)}**: ${cell(f.message.split('\n')[0] ?? '')}`)
-    for (const s of result.notAttempted) out.push(`- not attempted: ${cell(s)}`)
-    out.push('')
+    out.push(
+      ...firstRows(
+        result.failures,
+        f => `- **${cell(f.what)}**: ${cell(f.message.split('\n')[0] ?? '')}`
+      ),
+      ...firstRows(result.notAttempted, s => `- not attempted: ${cell(s)}`),
+      ''
+    )
+  }
+  const cuts = describeCuts(fitted)
+  if (cuts.length > 0) {
+    out.push("### Outputs cut to GitHub's limits", '', ...cuts.map(c => `- ${cell(c)}.`), '')
   }
   out.push(`${result.requests.reads} reads and ${result.requests.writes} writes were sent.`)
-  return out.join('\n') + '\n'
+  return fitSummary(out.join('\n') + '\n')
+}
+
+/** The first MAX_SUMMARY_ROWS lines of a list, and a count of the rest (the log has them all). */
+function firstRows<T>(items: readonly T[], line: (item: T) => string): string[] {
+  const rows = items.slice(0, MAX_SUMMARY_ROWS).map(line)
+  if (items.length > MAX_SUMMARY_ROWS)
+    rows.push(`- ... and ${items.length - MAX_SUMMARY_ROWS} more (the log has them all)`)
+  return rows
 }
 
 /** A run with only labels to apply is titled by what it did to them, never "Deployment recorded". */

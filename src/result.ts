@@ -70,6 +70,11 @@ export interface RunResult {
   failures: StepFailure[]
   /** What was not attempted because an earlier failure would have repeated for it. */
   notAttempted: string[]
+  /**
+   * Record writes the service accepted (2xx) but answered without the record, although
+   * `return_records` was sent: `storage-record`, `deployment-record`.
+   */
+  noRecordReturned: Array<'storage-record' | 'deployment-record'>
   /** The run was cancelled (the signal that asked, e.g. SIGINT) and stopped at a safe point. */
   cancelled?: string
   requests: { reads: number; writes: number }
@@ -90,6 +95,7 @@ export function emptyResult(dryRun: boolean, requests = { reads: 0, writes: 0 })
     done: [],
     failures: [],
     notAttempted: [],
+    noRecordReturned: [],
     requests
   }
 }

@@ -97,6 +97,8 @@ test('npx record-deployment from the packed tarball records a deployment and pri
   const [record] = outputs['deployment-records'] as Array<{ id: number }>
   expect(outputs['deployment-record-ids']).toBe(String(record?.id))
   expect(outputs['storage-records']).toEqual([])
+  // the outputs action.yml calls JSON arrays are arrays here too, not strings
+  expect([outputs['errors'], outputs['decommissioned'], outputs['labeled']]).toEqual([[], [], []])
   // The log is on stderr, in plain words: no workflow command of the runner leaks out.
   expect(run.stderr).toMatch(/Recorded deployment record web \(deployed\) in production\/prod-eu/)
   expect(run.stderr).not.toMatch(/::/)

@@ -86,6 +86,9 @@ function step(source: Source, mode: Mode, inputs: Record<string, string> = {}) {
       environment: 'production',
       'physical-environment': 'eu-west-1',
       [source]: source === 'kubernetes-file' ? 'cluster.json' : 'deployments.json',
+      // kubectl items carry no github_repository unless asked (kubernetes-tracker.test.ts); asked
+      // here so that both sources record the same entries.
+      ...(source === 'kubernetes-file' ? { 'kubernetes-repository': 'web' } : {}),
       'cluster-mode': mode,
       'state-file': STATE,
       ...inputs

@@ -55,9 +55,8 @@ const byName = (items: Array<Record<string, unknown>>) =>
 test('the realistic cluster: every rule, one set request, records and warnings', async () => {
   const run = await go({})
   expect(run.code).toBe(0)
-  expect(byName(sent())).toEqual(
-    byName(REALISTIC_ITEMS.map(item => ({ ...item, github_repository: 'web' })))
-  )
+  // No github_repository: the tracker sends none (see kubernetes-tracker.test.ts).
+  expect(byName(sent())).toEqual(byName(REALISTIC_ITEMS))
   const records = emulator.state.deploymentRecords['acme'] ?? []
   expect(records.map(r => r.deployment_name).sort()).toEqual(
     REALISTIC_ITEMS.map(i => i.deployment_name).sort()
@@ -113,7 +112,8 @@ test.each([
   [{ deployments: '[]' }, 'give either `kubernetes-file` or `deployments`'],
   [{ 'deployment-name-template': '{{pod}}/{{containerName}}' }, '`{{pod}}`'],
   [{ 'kubernetes-file': 'missing.json' }, 'no such file'],
-  [{ 'kubernetes-file': '', namespaces: 'shop' }, 'belongs to `kubernetes-file`']
+  [{ 'kubernetes-file': '', namespaces: 'shop' }, 'belongs to `kubernetes-file`'],
+  [{ 'kubernetes-file': '', 'kubernetes-repository': 'web' }, 'belongs to `kubernetes-file`']
 ])('bad input %j fails before any request: %s', async (inputs, message) => {
   const run = await go(inputs)
   expect(run.code).not.toBe(0)
@@ -122,7 +122,8 @@ test.each([
 })
 
 test.each([
-  ['not JSON', 'apiVersion: v1\nkind: List\n', 'is not JSON'],
+  ['not JSON', '{"apiVersion": v1}', 'is not JSON'],
+  ['YAML', 'apiVersion: v1\nkind: List\n', 'is YAML'],
   ['a deployments array', '[{"name":"x"}]', 'is a JSON array, not a Kubernetes list'],
   ['cut short', JSON.stringify(realisticCluster()).slice(0, 5000), 'before the list is closed'],
   ['another kind', '{"apiVersion":"v1","items":[],"kind":"ConfigMap"}', 'its kind is `ConfigMap`'],

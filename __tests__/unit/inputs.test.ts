@@ -173,9 +173,9 @@ describe('digest', () => {
     expect(parseInputs({ ...base, digest: value }, {}).artifact?.digest).toBe(expected)
   })
 
-  test('an image reference gives the name too', () => {
+  test('an image reference gives the name (without its tag) and the version (its tag) too', () => {
     const inputs = parseInputs({ ...base, name: '', digest: `ghcr.io/acme/api:1.2@${DIGEST}` }, {})
-    expect(inputs.artifact).toEqual({ name: 'ghcr.io/acme/api:1.2', digest: DIGEST })
+    expect(inputs.artifact).toEqual({ name: 'ghcr.io/acme/api', version: '1.2', digest: DIGEST })
     expect(inputs.deployment?.deploymentName).toBe('api')
   })
 

@@ -1,4 +1,5 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import fc from 'fast-check'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
@@ -203,5 +204,88 @@ describe('the tracker rules on a realistic cluster', () => {
     const { kind: _kind, ...withoutKind } = pod
     expect(slimObject(withoutKind, 'Pod')).toMatchObject({ kind: 'Pod' })
     expect(kubectlList([], 'PodList')['kind']).toBe('PodList')
+  })
+})
+
+/**
+ * Generated clusters: workloads of every kind in two namespaces, pods in every phase, each with
+ * one or two containers, under templates that may leave a placeholder out. The tracker keeps one
+ * record per deployment name, collapsing "to a single digest per workload and container name"
+ * (internal/controller/reporting.go); whatever else shares a name must be said.
+ */
+describe('nothing is dropped without a word (generated clusters)', () => {
+  const KINDS = ['ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job'] as const
+  /** The workload kind a pod of this owner belongs to, by the tracker's rules (no owners listed). */
+  const workloadKind = {
+    ReplicaSet: 'Deployment',
+    StatefulSet: 'StatefulSet',
+    DaemonSet: 'DaemonSet',
+    Job: 'Job'
+  }
+  const podArb = fc.record({
+    namespace: fc.constantFrom('shop', 'ops'),
+    kind: fc.constantFrom(...KINDS),
+    workload: fc.constantFrom('web', 'redis'),
+    phase: fc.constantFrom('Running', 'Succeeded', 'Failed', 'Pending'),
+    minute: fc.integer({ min: 0, max: 59 }),
+    containers: fc.uniqueArray(fc.constantFrom('app', 'sidecar'), { minLength: 1, maxLength: 2 }),
+    tag: fc.constantFrom('1', '2')
+  })
+  const templates = [
+    '{{namespace}}/{{deploymentName}}/{{containerName}}',
+    '{{namespace}}/{{deploymentName}}',
+    '{{deploymentName}}-{{containerName}}',
+    '{{containerName}}'
+  ]
+
+  test('each name is sent once; a name from two workloads or containers is in a warning', () => {
+    fc.assert(
+      fc.property(
+        fc.array(podArb, { maxLength: 12 }),
+        fc.constantFrom(...templates),
+        (pods, template) => {
+          const objects: KubeObject[] = pods.map((p, i) => ({
+            kind: 'Pod',
+            namespace: p.namespace,
+            // A ReplicaSet's name is the Deployment's with a hash; the others own the pod by name.
+            name: `${p.workload}-${i}`,
+            owners: [
+              { kind: p.kind, name: p.kind === 'ReplicaSet' ? `${p.workload}-5d7f8` : p.workload }
+            ],
+            annotations: [],
+            pod: {
+              phase: p.phase,
+              created: `2026-01-01T10:${String(p.minute).padStart(2, '0')}:00Z`,
+              containers: p.containers.map(c => ({ name: c, image: `ghcr.io/acme/${c}:${p.tag}` })),
+              imageIds: Object.fromEntries(p.containers.map(c => [c, digestOf(`${c}:${p.tag}`)]))
+            }
+          }))
+          const derived = deriveItems(objects, template)
+          // Counted by the tracker's rule: Running, or a finished Job's pod.
+          const counted = pods.filter(
+            p => p.phase === 'Running' || (p.kind === 'Job' && p.phase !== 'Pending')
+          )
+          const sources = new Map<string, Set<string>>()
+          for (const p of counted)
+            for (const c of p.containers) {
+              const name = template
+                .replace('{{namespace}}', p.namespace)
+                .replace('{{deploymentName}}', p.workload)
+                .replace('{{containerName}}', c)
+              const identity = `${p.namespace} ${workloadKind[p.kind]} ${p.workload} ${c}`
+              sources.set(name, (sources.get(name) ?? new Set()).add(identity))
+            }
+          const sent = derived.items.map(i => i.deployment_name)
+          expect(new Set(sent).size).toBe(sent.length)
+          expect(new Set(sent)).toEqual(new Set(sources.keys()))
+          const warned = derived.warnings.join('\n')
+          for (const [name, from] of sources) {
+            if (from.size > 1) expect(warned).toContain(`\`${name}\` is recorded for`)
+            else expect(warned).not.toContain(`\`${name}\` is recorded for`)
+          }
+        }
+      ),
+      { numRuns: 300 }
+    )
   })
 })

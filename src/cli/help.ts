@@ -1,14 +1,15 @@
 import { isSwitch } from './args.js'
 import type { ActionYml } from './action-yml.js'
 
-/** The JSON outputs: embedded as JSON in the command line's stdout object, not as text. */
-export const JSON_OUTPUTS = new Set([
-  'deployment-records',
-  'storage-records',
-  'errors',
-  'labeled',
-  'planned'
-])
+/**
+ * The JSON outputs, embedded as JSON in the command line's stdout object, not as text: those whose
+ * action.yml description says they hold a JSON array or object (one place says it for both).
+ */
+export function jsonOutputs(action: ActionYml): Set<string> {
+  return new Set(
+    action.outputs.filter(o => /JSON (array|object)/.test(o.description)).map(o => o.name)
+  )
+}
 
 /** `--help`: every input of action.yml as a flag, with its default and description. */
 export function helpText(action: ActionYml, version: string): string {

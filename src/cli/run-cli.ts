@@ -9,7 +9,7 @@ import { listenForCancel } from '../signals.js'
 import { ACTION_VERSION } from '../version.js'
 import type { ActionYml } from './action-yml.js'
 import { parseCliArgs } from './args.js'
-import { helpText, JSON_OUTPUTS } from './help.js'
+import { helpText, jsonOutputs } from './help.js'
 
 export interface CliIo {
   stdout: (text: string) => void
@@ -74,8 +74,9 @@ export async function runCli(
     const { run } = await import('../run.js')
     const result = await run(inputs, { log, event, cancellation, env })
     const outputs: Record<string, unknown> = {}
+    const json = jsonOutputs(action)
     for (const [name, value] of Object.entries(toOutputs(result)))
-      outputs[name] = JSON_OUTPUTS.has(name) ? JSON.parse(value) : value
+      outputs[name] = json.has(name) ? JSON.parse(value) : value
     io.stdout(JSON.stringify(outputs) + '\n')
     if (result.failures.length > 0 || result.cancelled) {
       io.stderr(`error: ${failureReport(result)}\n`)

@@ -59,13 +59,13 @@ export function parseClusterInputs(
   raw: RawInputs,
   env: Env,
   files: FileReader = diskReader,
-  { serviceRepository }: { serviceRepository?: string } = {}
+  { serviceRepository, org }: { serviceRepository?: string; org?: string } = {}
 ): Parsed<ClusterInputs> {
   const c = new Collector(raw)
   const mode = c.take('cluster-mode', z.enum(CLUSTER_MODES, { error: oneOf(CLUSTER_MODES) }))
   const partialSuccess = c.take('partial-success', booleanSchema)
   const jobTimeout = c.take('job-timeout', jobTimeoutSchema)
-  const kubernetes = readKubernetesItems(c, env, { serviceRepository })
+  const kubernetes = readKubernetesItems(c, env, { org })
   const allowMass = c.take('allow-mass-decommission', booleanSchema)
   if (allowMass !== undefined && !c.given('state-file'))
     c.problem('allow-mass-decommission', 'belongs to `state-file`')

@@ -6,6 +6,7 @@ import { NoLongerNeeded, ServiceError } from '../client/errors.js'
 import type { Log } from '../client/log.js'
 import type { RecordEffect } from '../result.js'
 import type { ClusterInputs } from './inputs.js'
+import { notAlreadySaid, reportSkipped } from './rejections.js'
 import {
   clusterJobsPath,
   clusterPath,
@@ -125,7 +126,7 @@ export async function recordCluster(
       body
     )
     if (warning) log.warning(`Cluster ${inputs.cluster}: ${warning}`)
-    reportSkipped(errors, log)
+    reportSkipped(errors, log, inputs.items)
     log.info(
       `Cluster ${inputs.cluster}: ${records.length} recorded${errors.length ? `, ${errors.length} skipped` : ''} (${status})`
     )
@@ -142,14 +143,19 @@ export async function recordCluster(
     warning
   } = await createJobWhenFree(client, org, inputs, body, clock, log, deadline)
   if (warning) log.warning(`Cluster ${inputs.cluster}: ${warning}`)
-  reportSkipped(rejected, log)
+  reportSkipped(rejected, log, inputs.items)
   if (jobId === undefined) {
-    // The service took the job (202) but named no id: there is nothing to follow.
-    log.warning(
-      `The job for cluster ${inputs.cluster} was accepted, but the answer names no job id, so ` +
-        'its progress cannot be followed'
-    )
-    return { records: [], rejected }
+    // Off the description (a 202 names its job): there is no job to follow, so nothing is known
+    // to be recorded.
+    return {
+      records: [],
+      rejected,
+      failure:
+        `the service answered the job for cluster ${inputs.cluster} with 202 but named no \`job_id\`, ` +
+        `an answer off its description: the job cannot be followed, so whether the ${count} deployments ` +
+        `were recorded is unknown${rejected.length > 0 ? ` (${rejected.length} were rejected, listed in \`errors\`)` : ''}. ` +
+        'Run the step again (records are upserted by their key, so nothing is duplicated).'
+    }
   }
   log.info(
     `Job ${jobId} created for cluster ${inputs.cluster}${rejected.length ? `; ${rejected.length} deployments rejected` : ''}`
@@ -168,8 +174,10 @@ export async function recordCluster(
       )
     }
   )
-  // The job's status repeats the deployments rejected at creation: list each once.
-  const skipped = uniqueSkipped([...rejected, ...(job.final?.errors ?? [])])
+  // The job's status may repeat the deployments rejected at creation: those were said already.
+  const later = notAlreadySaid(rejected, job.final?.errors ?? [])
+  reportSkipped(later, log, inputs.items)
+  const skipped = [...rejected, ...later]
   if (!job.final) {
     return {
       records: [],
@@ -350,32 +358,6 @@ async function pollJob(
         return { final: poll.job, lastStatus }
     }
   }
-}
-
-function uniqueSkipped(entries: SkippedDeployment[]): SkippedDeployment[] {
-  const seen = new Set<string>()
-  return entries.filter(e => {
-    const key = [e.cause, e.deployment?.deployment_name, e.deployment?.digest].join('\u0000')
-    if (seen.has(key)) return false
-    seen.add(key)
-    return true
-  })
-}
-
-function reportSkipped(skipped: SkippedDeployment[], log: Log): void {
-  for (const entry of skipped) log.warning(describeSkipped(entry))
-}
-
-export function describeSkipped(entry: SkippedDeployment): string {
-  const d = entry.deployment ?? {}
-  const what = `${d.deployment_name ?? '?'} (${d.name ?? '?'}@${(d.digest ?? '?').slice(0, 19)}…)`
-  const why =
-    entry.cause === 'not_found'
-      ? 'not_found: no attestation for this digest, or its repository does not exist'
-      : entry.cause === 'unauthorized'
-        ? "unauthorized: the token cannot write to the deployment's repository"
-        : (entry.cause ?? 'rejected')
-  return `Deployment ${what} was not recorded: ${why}`
 }
 
 export interface ClusterPreview {

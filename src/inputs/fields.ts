@@ -1,6 +1,8 @@
 import * as z from 'zod/mini'
 import { MAX_TAGS, RUNTIME_RISKS, type RuntimeRisk } from '../limits.js'
 import { hasControlCharacters, splitList } from '../text.js'
+import { nameAndVersion } from './image.js'
+import { wordOf } from './names.js'
 
 /** Field schemas more than one job's inputs use: each turns a raw string into a typed value. */
 
@@ -63,7 +65,10 @@ export const clusterSchema = z
     z.regex(/^[A-Za-z0-9._-]+$/, { error: 'may hold only letters, digits, `.`, `_` and `-`' })
   )
 
-/** Accepts `sha256:<hex>`, `<image>@sha256:<hex>` or bare hex; the hex is lower-cased. */
+/**
+ * Accepts `sha256:<hex>`, `<image>@sha256:<hex>` or bare hex; the hex is lower-cased. The image is
+ * read as the kubectl path reads it (`nameAndVersion`): `name` without tag and digest, and its tag.
+ */
 export const digestSchema = readText((value, problem) => {
   const at = value.lastIndexOf('@')
   const image = at > 0 ? value.slice(0, at) : undefined
@@ -79,7 +84,12 @@ export const digestSchema = readText((value, problem) => {
     problem('must be sha256:<64 hex digits>, <image>@sha256:<64 hex digits> or 64 hex digits')
     return z.NEVER
   }
-  return { digest: `sha256:${hex.toLowerCase()}`, image }
+  const { name, version: tag } = image === undefined ? { name: '' } : nameAndVersion(image)
+  return {
+    digest: `sha256:${hex.toLowerCase()}`,
+    ...(name !== '' ? { name } : {}),
+    ...(tag !== undefined ? { tag } : {})
+  }
 })
 
 export const tagsSchema = readText((value, problem) => {
@@ -115,6 +125,9 @@ export const tagsSchema = readText((value, problem) => {
       problem(`the value of \`${key}\` is not a string`)
     } else if (key === '') {
       problem('a key is empty')
+    } else if (hasControlCharacters(key) || hasControlCharacters(tagValue)) {
+      // No control characters, as in every other text input; a tag is one line: no tab, no line break.
+      problem(`\`${JSON.stringify(key).slice(1, -1)}\` contains control characters`)
     } else if (Object.prototype.hasOwnProperty.call(tags, key)) {
       problem(`\`${key}\` is given twice`)
     } else {
@@ -128,15 +141,16 @@ export const tagsSchema = readText((value, problem) => {
 })
 
 export const runtimeRisksSchema = readText((value, problem) => {
-  const items = splitList(value)
-  const unknown = items.filter(item => !(RUNTIME_RISKS as readonly string[]).includes(item))
+  // In any letter case, as every enumerated input (see ENUMERATED_INPUTS).
+  const given = splitList(value)
+  const unknown = given.filter(item => wordOf(RUNTIME_RISKS, item) === undefined)
   if (unknown.length > 0) {
     problem(
       `${unknown.map(u => `\`${u}\``).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not one of ${RUNTIME_RISKS.join(', ')}`
     )
     return z.NEVER
   }
-  return items as RuntimeRisk[]
+  return [...new Set(given.map(item => wordOf(RUNTIME_RISKS, item) as RuntimeRisk))]
 })
 
 export const booleanSchema = readText((value, problem) => {

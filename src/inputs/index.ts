@@ -49,7 +49,8 @@ export function parseInputs(raw: RawInputs, env: Env = process.env, files?: File
   const wholeCluster = wantsWholeCluster(raw)
   const records = parseRecordInputs(raw, { wholeCluster })
   const cluster = parseClusterInputs(raw, env, files, {
-    serviceRepository: connection?.serviceRepository
+    serviceRepository: connection?.serviceRepository,
+    org: connection?.org
   })
   const labels = parseLabelInputs(raw)
   const dryRun = c.take('dry-run', booleanSchema) ?? false

@@ -1,4 +1,4 @@
-import { DEFAULT_API_VERSION } from '../limits.js'
+import { DEFAULT_API_VERSION, DEPLOYMENT_STATUSES, STORAGE_STATUSES } from '../limits.js'
 
 /** The inputs of the labels job (src/labels/ reads them). */
 export const LABEL_INPUT_NAMES = [
@@ -40,6 +40,7 @@ export const INPUT_NAMES = [
   'namespaces',
   'exclude-namespaces',
   'allow-empty-cluster',
+  'kubernetes-repository',
   'cluster-mode',
   'partial-success',
   'job-timeout',
@@ -75,11 +76,45 @@ export const INPUT_DEFAULTS = {
   'max-retries': '3'
 } as const satisfies RawInputs
 
-/** `raw` with every value that equals its documented default (case aside) made empty. */
+const BOOLEAN = ['true', 'false'] as const
+
+/**
+ * The inputs that take one of a few words, and those words. One rule for all of them: a word is
+ * read in any letter case (`Deployed`, `Decommissioned`, `JOB`, `True`) and sent as documented.
+ * (`runtime-risks`, a list of such words, follows the same rule in its schema.)
+ */
+export const ENUMERATED_INPUTS = {
+  status: DEPLOYMENT_STATUSES,
+  'storage-status': STORAGE_STATUSES,
+  'cluster-mode': ['auto', 'sync', 'job'],
+  'pull-requests': ['auto', 'none'],
+  'allow-empty-cluster': BOOLEAN,
+  'partial-success': BOOLEAN,
+  'label-linked-issues': BOOLEAN,
+  'dry-run': BOOLEAN
+} as const satisfies Partial<Record<InputName, readonly string[]>>
+
+/** The word of `words` that `value` is in any letter case, or undefined. */
+export function wordOf(words: readonly string[], value: string): string | undefined {
+  const lower = value.trim().toLowerCase()
+  return words.find(word => word === lower)
+}
+
+/**
+ * `raw` with each enumerated word in its documented spelling, and every value that equals its
+ * documented default made empty.
+ */
 export function withoutDefaults(raw: RawInputs): RawInputs {
   const chosen: RawInputs = { ...raw }
+  for (const [name, words] of Object.entries(ENUMERATED_INPUTS) as Array<
+    [InputName, readonly string[]]
+  >) {
+    // A value that is none of the words stays as given, so the message quotes the user's text.
+    const word = wordOf(words, raw[name] ?? '')
+    if (word !== undefined) chosen[name] = word
+  }
   for (const [name, value] of Object.entries(INPUT_DEFAULTS) as Array<[InputName, string]>) {
-    if ((raw[name] ?? '').trim().toLowerCase() === value.toLowerCase()) chosen[name] = ''
+    if ((chosen[name] ?? '').trim().toLowerCase() === value.toLowerCase()) chosen[name] = ''
   }
   return chosen
 }

@@ -81,8 +81,8 @@ export function parseRecordInputs(
   const parsedDigest = wholeCluster ? undefined : c.take('digest', digestSchema)
   const name = wholeCluster
     ? undefined
-    : (c.take('name', boundedText(1, 256)) ?? parsedDigest?.image)
-  const version = wholeCluster ? undefined : c.take('version', boundedText(1, 100))
+    : (c.take('name', boundedText(1, 256)) ?? parsedDigest?.name)
+  const version = wholeCluster ? undefined : readVersion(c, parsedDigest?.tag)
 
   const deployment = wholeCluster ? undefined : readDeployment(c, name)
   const storage = readStorage(c)
@@ -121,6 +121,19 @@ export function parseRecordInputs(
     problems: c.problems,
     wanted
   }
+}
+
+/** `version`, else the tag of `digest`'s image (`ghcr.io/acme/web:1.4.2@sha256:...` is 1.4.2). */
+function readVersion(c: Collector, tag: string | undefined): string | undefined {
+  const version = c.take('version', boundedText(1, 100))
+  if (version !== undefined || c.given('version') || tag === undefined) return version
+  const fromTag = boundedText(1, 100).safeParse(tag)
+  if (fromTag.success) return fromTag.data
+  c.problem(
+    'version',
+    `is taken from the tag of \`digest\`, \`${tag}\`, which is not a version (1-100 characters); set it`
+  )
+  return undefined
 }
 
 /** The deployment record's own inputs; undefined without `environment`, when they are refused. */

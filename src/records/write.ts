@@ -40,6 +40,15 @@ export async function writeRecords(
       else result.deploymentRecords.push(...answer.value)
       log.info(`Recorded ${what}${ids(answer.value)}`)
       if (answer.warning) log.warning(`${what}: ${answer.warning}`)
+      if (answer.value.length === 0) {
+        // `return_records: true` was sent: an answer without the record is worth a word.
+        result.noRecordReturned.push(request.kind)
+        log.warning(
+          `${what}: the service accepted the write but returned no record (no id), although ` +
+            '`return_records` was sent; it is reported as recorded, and the `no-record-returned` ' +
+            'output names it'
+        )
+      }
       result.done.push(what)
     } catch (error) {
       result.failures.push(failureOf(what, error))

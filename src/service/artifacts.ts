@@ -185,9 +185,12 @@ export async function listStorageRecords(
 /**
  * A deployment the service skipped or rejected, as it reports it. The job endpoints describe
  * these items only as objects, so every field may be absent or null, `deployment` included.
+ * Besides `{cause, deployment}` the flat `{name, cause}` that GitHub's tracker reads (`name` is
+ * the image's name) is read too.
  */
 const skippedDeploymentShape = {
   cause: z.nullish(z.string()),
+  name: z.nullish(z.string()),
   deployment: z.nullish(
     z.looseObject({
       name: z.nullish(z.string()),
@@ -206,8 +209,10 @@ const clusterSetResponse = z.looseObject({
   deployment_records: z.nullish(z.array(deploymentRecordSchema)),
   errors: z.nullish(z.array(skippedDeploymentSchema))
 })
+// A 202 without `job_id` is read here and said by the caller in its own words: there is no job
+// to follow.
 const jobCreatedResponse = z.looseObject({
-  job_id: z.number(),
+  job_id: z.nullish(z.number()),
   errors: z.nullish(z.array(skippedDeploymentSchema))
 })
 export const clusterJobSchema = z.looseObject({
@@ -271,7 +276,7 @@ export async function createClusterJob(
   const path = clusterJobsPath(org, cluster)
   const response = await client.request('POST', path, { body, stillNeeded })
   const { value, warning } = parseWriteResponse<{
-    job_id?: number
+    job_id?: number | null
     errors?: SkippedDeployment[] | null
   }>(jobCreatedResponse, response.body, 'cluster job', body => {
     const id = salvageObject({ job_id: z.number() }, body)?.['job_id']
@@ -293,11 +298,31 @@ export async function getClusterJob(
   })
   const interval = Number(response.headers['x-poll-interval'])
   return {
-    job:
-      response.status === 304
-        ? undefined
-        : parseResponse(clusterJobSchema, response.body, 'job status'),
+    job: response.status === 304 ? undefined : readClusterJob(response.body, jobId),
     etag: response.headers['etag'] ?? etag,
     pollIntervalSeconds: Number.isFinite(interval) && interval > 0 ? interval : undefined
   }
+}
+
+/**
+ * A job status as the description gives it. Only `status` is needed to follow the job: without
+ * it the answer is said in our words; `errors` entries are read one by one, an odd one left out.
+ */
+export function readClusterJob(body: unknown, jobId: number): ClusterJob {
+  const parsed = clusterJobSchema.safeParse(body ?? {})
+  if (parsed.success) return parsed.data
+  const status = salvageObject({ status: z.string() }, body)?.['status']
+  if (typeof status !== 'string')
+    throw new Error(
+      `the service answered the status of job ${jobId} without a \`status\` (an answer off its description), so whether the job finished is unknown`
+    )
+  const read = salvageObject(
+    {
+      job_id: z.nullish(z.number()),
+      started_at: z.nullish(z.string()),
+      total_count: z.nullish(z.number())
+    },
+    body
+  )
+  return { ...read, status, errors: salvageSkipped(body) } as ClusterJob
 }

@@ -1,7 +1,9 @@
 // Over 300 lines on purpose: the tracker's rules read together (which pods, which workload, which
 // container, which digest, which annotations); each rule uses the owners index the others build.
 import { MAX_TAGS, RUNTIME_RISKS, type RuntimeRisk } from '../../limits.js'
+import { nameAndVersion } from '../../inputs/image.js'
 import type { ClusterItem } from '../items.js'
+import { Chooser, namedList } from './choose.js'
 
 /**
  * The rules of GitHub's Kubernetes deployment tracker, applied to a listing instead of a watch,
@@ -13,8 +15,8 @@ export const DEFAULT_DEPLOYMENT_NAME_TEMPLATE = '{{namespace}}/{{deploymentName}
 export const ANNOTATION_PREFIX = 'metadata.github.com/'
 export const RUNTIME_RISKS_ANNOTATION = `${ANNOTATION_PREFIX}runtime-risks`
 export const MAX_TAG_LENGTH = 100
-/** Kinds whose pods are recorded, as the tracker's supported owners. */
-const POD_OWNERS = new Set(['ReplicaSet', 'DaemonSet', 'StatefulSet', 'Job'])
+/** Kinds whose pods are recorded, as the tracker's supported owners, in the order it asks. */
+const POD_OWNERS = ['ReplicaSet', 'DaemonSet', 'StatefulSet', 'Job']
 /** Kinds kept from the list: pods and the owners a pod's workload and annotations come from. */
 const KEPT_KINDS = new Set([
   'Pod',
@@ -122,17 +124,8 @@ export function digestOf(imageId: string): string | undefined {
   return match ? `sha256:${(match[1] as string).toLowerCase()}` : undefined
 }
 
-/** An image reference without digest and tag, and its tag; a registry's port is not a tag. */
-export function nameAndVersion(image: string): { name: string; version?: string } {
-  const at = image.indexOf('@')
-  const ref = at >= 0 ? image.slice(0, at) : image
-  const colon = ref.lastIndexOf(':')
-  if (colon > ref.lastIndexOf('/')) {
-    const version = ref.slice(colon + 1)
-    return { name: ref.slice(0, colon), ...(version ? { version } : {}) }
-  }
-  return { name: ref }
-}
+// The image reader the `digest` input uses too: one rule for both.
+export { nameAndVersion }
 
 export function deploymentNameOf(
   template: string,
@@ -157,10 +150,12 @@ export interface Derived {
   warnings: string[]
   /** Containers of counted pods whose status holds no digest. */
   withoutDigest: number
+  /** Containers left out because a field is over the service's limits. */
+  skipped: number
+  /** Pods in the list, and those the rules count (running, or a finished Job's). */
+  pods: number
+  counted: number
 }
-
-/** How many containers without a digest are named in the warning before the rest are counted. */
-const NAMED_WITHOUT_DIGEST = 10
 
 /** The cluster's items from the objects of the list, by the tracker's rules. */
 export function deriveItems(objects: readonly KubeObject[], template: string): Derived {
@@ -168,24 +163,24 @@ export function deriveItems(objects: readonly KubeObject[], template: string): D
   for (const o of objects) if (o.kind !== 'Pod') byKey.set(keyOf(o.kind, o.namespace, o.name), o)
   const owner = (o: KubeObject, ref: OwnerRef) => byKey.get(keyOf(ref.kind, o.namespace, ref.name))
   const warnings = new Set<string>()
-  const chosen = new Map<string, { item: ClusterItem; created: string }>()
+  const chooser = new Chooser()
   const noDigest: string[] = []
+  let pods = 0
+  let counted = 0
 
   for (const pod of objects) {
     if (pod.kind !== 'Pod' || !pod.pod) continue
-    const ownerRef = pod.owners.find(o => POD_OWNERS.has(o.kind))
+    pods++
+    const ownerRef = POD_OWNERS.map(kind => pod.owners.find(o => o.kind === kind)).find(Boolean)
     if (!ownerRef) continue
     const phase = pod.pod.phase
-    const counted =
-      phase === 'Running' ||
-      (ownerRef.kind === 'Job' && (phase === 'Succeeded' || phase === 'Failed'))
-    if (!counted) continue
+    const running = phase === 'Running'
+    const finishedJob =
+      (phase === 'Succeeded' || phase === 'Failed') && pod.owners.some(o => o.kind === 'Job')
+    if (!running && !finishedJob) continue
+    counted++
 
-    const workload = workloadName(
-      pod,
-      ownerRef,
-      byKey.get(keyOf(ownerRef.kind, pod.namespace, ownerRef.name))
-    )
+    const workload = workloadOf(pod, ownerRef, byKey)
     const chain = ownerChain(pod, owner)
     const { tags, risks } = metadataOf(chain, message => warnings.add(message))
 
@@ -197,37 +192,40 @@ export function deriveItems(objects: readonly KubeObject[], template: string): D
       }
       const deploymentName = deploymentNameOf(template, {
         namespace: pod.namespace,
-        deploymentName: workload,
+        deploymentName: workload.name,
         containerName: container.name
       })
-      const item: ClusterItem = {
-        ...nameAndVersion(container.image),
-        digest,
-        deployment_name: deploymentName,
-        ...(tags.length > 0 ? { tags: Object.fromEntries(tags) as Record<string, string> } : {}),
-        ...(risks.length > 0 ? { runtime_risks: risks } : {})
-      }
-      // During a rollout the old and the new pods share a deployment name: the newest wins.
-      const previous = chosen.get(deploymentName)
-      if (!previous || pod.pod.created > previous.created) {
-        chosen.set(deploymentName, { item, created: pod.pod.created })
-      }
+      chooser.offer({
+        item: {
+          ...nameAndVersion(container.image),
+          digest,
+          deployment_name: deploymentName,
+          ...(tags.length > 0 ? { tags: Object.fromEntries(tags) as Record<string, string> } : {}),
+          ...(risks.length > 0 ? { runtime_risks: risks } : {})
+        },
+        running,
+        created: pod.pod.created,
+        identity: [pod.namespace, workload.kind, workload.name, container.name].join('\u0000'),
+        who: `${workload.kind} ${pod.namespace}/${workload.name} container ${container.name} (pod ${pod.name})`
+      })
     }
   }
 
   if (noDigest.length > 0) {
-    const named = noDigest.slice(0, NAMED_WITHOUT_DIGEST).join(', ')
-    const more = noDigest.length - NAMED_WITHOUT_DIGEST
     warnings.add(
       `${noDigest.length} container${noDigest.length === 1 ? ' has' : 's have'} no image digest in ` +
-        `its pod's status (image not pulled yet, or a runtime that reports none) and ` +
-        `${noDigest.length === 1 ? 'was' : 'were'} not recorded: ${named}${more > 0 ? ` and ${more} more` : ''}`
+        `its pod's status (image not pulled yet, a runtime that reports none, or not sha256) and ` +
+        `${noDigest.length === 1 ? 'was' : 'were'} not recorded: ${namedList(noDigest, ', ')}`
     )
   }
+  const chosen = chooser.result()
   return {
-    items: [...chosen.values()].map(c => c.item),
-    warnings: [...warnings],
-    withoutDigest: noDigest.length
+    items: chosen.items,
+    warnings: [...warnings, ...chosen.warnings],
+    withoutDigest: noDigest.length,
+    skipped: chosen.skipped,
+    pods,
+    counted
   }
 }
 
@@ -237,19 +235,35 @@ const keyOf = (kind: string, namespace: string, name: string) =>
 /**
  * The workload a pod belongs to: a ReplicaSet's Deployment (from the listed ReplicaSet's owner,
  * else its name without the pod-template-hash), a DaemonSet or StatefulSet itself, a Job's
- * CronJob when the listed Job has one, else the Job.
+ * CronJob when the listed Job has one, else the Job. A Job that is not listed (cleaned up between
+ * kubectl's listing of pods and of jobs) named `<cronjob>-<digits>` belongs to that CronJob when
+ * it is listed.
  */
-function workloadName(pod: KubeObject, ref: OwnerRef, listed: KubeObject | undefined): string {
+function workloadOf(
+  pod: KubeObject,
+  ref: OwnerRef,
+  byKey: ReadonlyMap<string, KubeObject>
+): { kind: string; name: string } {
+  const listed = byKey.get(keyOf(ref.kind, pod.namespace, ref.name))
   if (ref.kind === 'ReplicaSet') {
     const deployment = listed?.owners.find(o => o.kind === 'Deployment')
-    if (deployment) return deployment.name
+    if (deployment) return { kind: 'Deployment', name: deployment.name }
     const hash = pod.pod?.templateHash
-    if (hash && ref.name.endsWith(`-${hash}`)) return ref.name.slice(0, -hash.length - 1)
+    if (hash && ref.name.endsWith(`-${hash}`))
+      return { kind: 'Deployment', name: ref.name.slice(0, -hash.length - 1) }
     const dash = ref.name.lastIndexOf('-')
-    return dash > 0 ? ref.name.slice(0, dash) : ref.name
+    return { kind: 'Deployment', name: dash > 0 ? ref.name.slice(0, dash) : ref.name }
   }
-  if (ref.kind === 'Job') return listed?.owners.find(o => o.kind === 'CronJob')?.name ?? ref.name
-  return ref.name
+  if (ref.kind === 'Job') {
+    if (listed) {
+      const cronJob = listed.owners.find(o => o.kind === 'CronJob')
+      return cronJob ? { kind: 'CronJob', name: cronJob.name } : { kind: 'Job', name: ref.name }
+    }
+    const prefix = /^(.+)-[0-9]+$/.exec(ref.name)?.[1]
+    if (prefix !== undefined && byKey.has(keyOf('CronJob', pod.namespace, prefix)))
+      return { kind: 'CronJob', name: prefix }
+  }
+  return { kind: ref.kind, name: ref.name }
 }
 
 /** The pod, then its owners, then theirs: closest first, each once. */
@@ -291,7 +305,9 @@ function metadataOf(
           .split(',')
           .map(r => r.trim())
           .filter(Boolean)) {
-          if ((RUNTIME_RISKS as readonly string[]).includes(risk)) risks.add(risk as RuntimeRisk)
+          // The tracker lower-cases a risk before checking it: `Internet-Exposed` counts.
+          const lower = risk.toLowerCase()
+          if ((RUNTIME_RISKS as readonly string[]).includes(lower)) risks.add(lower as RuntimeRisk)
           else
             warn(
               `${who}: runtime risk \`${risk}\` in ${annotation} is not one of ${RUNTIME_RISKS.join(', ')}; skipped`

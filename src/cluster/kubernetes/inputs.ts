@@ -22,7 +22,8 @@ const OWN_INPUTS = [
   'deployment-name-template',
   'namespaces',
   'exclude-namespaces',
-  'allow-empty-cluster'
+  'allow-empty-cluster',
+  'kubernetes-repository'
 ] as const
 
 export interface KubernetesItems {
@@ -41,10 +42,11 @@ type Env = Record<string, string | undefined>
 export function readKubernetesItems(
   c: Collector,
   env: Env,
-  { serviceRepository }: { serviceRepository?: string } = {}
+  { org }: { org?: string } = {}
 ): KubernetesItems | undefined {
   const earlier = c.problems.length
   const template = c.take('deployment-name-template', templateSchema)
+  const repository = c.take('kubernetes-repository', repositorySchema(org))
   const namespaces = c.take('namespaces', namespaceListSchema)
   const excluded = c.take('exclude-namespaces', namespaceListSchema)
   const allowEmpty = c.take('allow-empty-cluster', booleanSchema) ?? false
@@ -118,16 +120,28 @@ export function readKubernetesItems(
     c.problem(
       'kubernetes-file',
       `\`${given}\` has no running pod${filter} with an image digest to record` +
+        (derived.pods === 0
+          ? ' (it lists no pods: print them with `kubectl get pods,replicasets,deployments,daemonsets,statefulsets,jobs,cronjobs -A -o json`)'
+          : derived.counted === 0
+            ? ` (of its ${derived.pods} pod${derived.pods === 1 ? '' : 's'}, none is running under a ReplicaSet, DaemonSet, StatefulSet or Job, or a finished Job's; pods without such an owner are not recorded, as by GitHub's tracker)`
+            : '') +
         (derived.withoutDigest > 0 ? ` (${derived.withoutDigest} containers have no digest)` : '') +
+        (derived.skipped > 0
+          ? ` (${derived.skipped} containers have a name over the service's limits)`
+          : '') +
         '; set `allow-empty-cluster: true` if an empty cluster is meant'
     )
     return undefined
   }
   if (derived.items.length === 0) return { items: [], warnings: derived.warnings }
-  // The same checks as a deployments file: field lengths, the workflow repository's default.
-  const { items, problems } = validateClusterItems(derived.items, 'kubernetes-file', {
-    github_repository: serviceRepository
-  })
+  // The same checks as a deployments file. The tracker sends no `github_repository`: the service
+  // then attributes an image by its provenance attestation only, and skips one without. Only a
+  // repository the user names is sent.
+  const { items, problems } = validateClusterItems(
+    derived.items,
+    'kubernetes-file',
+    repository ? { github_repository: repository } : {}
+  )
   for (const p of problems) {
     const index = /^\[(\d+)\]/.exec(p.message)?.[1]
     const item = index !== undefined ? derived.items[Number(index)] : undefined
@@ -161,7 +175,16 @@ export function readObjects(path: string, wanted: (namespace: string) => boolean
   return read
 }
 
+const PLACEHOLDER = /\{\{\s*(namespace|deploymentName|containerName)\s*\}\}/i
+
 const templateSchema = readText((value, problem) => {
+  // As the tracker refuses to start: one name for every container would be one record.
+  if (!PLACEHOLDER.test(value)) {
+    problem(
+      `\`${value}\` has no placeholder, so every container would get the same deployment name: use \`{{namespace}}\`, \`{{deploymentName}}\` and \`{{containerName}}\``
+    )
+    return value
+  }
   const unknown = [...value.matchAll(/\{\{\s*([^}]*?)\s*\}\}/g)]
     .map(m => m[1] as string)
     .filter(name => !/^(namespace|deploymentName|containerName)$/i.test(name))
@@ -182,3 +205,23 @@ const namespaceListSchema = readText((value, problem) => {
     )
   return new Set(names)
 })
+
+/**
+ * `name` or `owner/name` of a repository of `org`, sent as `github_repository` with every
+ * container; the bare name is what the service takes.
+ */
+const repositorySchema = (org: string | undefined) =>
+  readText((value, problem) => {
+    const slash = value.indexOf('/')
+    const owner = slash >= 0 ? value.slice(0, slash) : undefined
+    const name = slash >= 0 ? value.slice(slash + 1) : value
+    if (!/^[A-Za-z0-9.\-_]{1,100}$/.test(name)) {
+      problem(`\`${value}\` is not a repository name (\`name\` or \`owner/name\`)`)
+      return name
+    }
+    if (owner !== undefined && org !== undefined && owner.toLowerCase() !== org.toLowerCase())
+      problem(
+        `\`${value}\` is not a repository of \`org\` (${org}): the service attributes deployments only to the organization's own repositories`
+      )
+    return name
+  })

@@ -1,7 +1,9 @@
 // Over 300 lines on purpose: the byte-level splitter and the checks of what it cuts share one
 // state machine (depth, strings, escapes, where the top-level keys are); split, each half would
 // need the other's state.
+import { isUtf8 } from 'node:buffer'
 import { closeSync, openSync, readSync } from 'node:fs'
+import { notJsonHint, WRITE_JSON } from './sniff.js'
 
 /**
  * Reads what `kubectl get ... -o json` prints (`{"apiVersion", "items": [...], "kind": "List",
@@ -72,8 +74,11 @@ class Capture {
     // Copied: the read buffer is reused for the next chunk.
     this.pieces.push(Buffer.from(piece))
   }
+  buffer(): Buffer {
+    return Buffer.concat(this.pieces)
+  }
   text(): string {
-    return Buffer.concat(this.pieces).toString('utf8')
+    return this.buffer().toString('utf8')
   }
 }
 
@@ -199,6 +204,10 @@ export class ListSplitter {
           i = this.scanValue(chunk, i, 2)
           continue
         case 'done':
+          if (b === OPEN_OBJECT)
+            this.fail(
+              `holds a second JSON document at byte ${this.offset + i} (two kubectl outputs appended with \`>>\`?): print the whole cluster with one \`kubectl get pods,replicasets,deployments,daemonsets,statefulsets,jobs,cronjobs -A -o json\``
+            )
           if (!isSpace(b))
             this.fail(`is not JSON: more text after the end, at byte ${this.offset + i}`)
           break
@@ -219,7 +228,14 @@ export class ListSplitter {
       this.fail(
         `is not JSON: it ends at byte ${this.offset} before the list is closed (cut short?)`
       )
-    if (!this.sawItems) this.fail('has no `items`: it is not a Kubernetes list')
+    if (!this.sawItems) {
+      const kind = this.header.kind
+      this.fail(
+        typeof kind === 'string' && kind !== '' && !kind.endsWith('List')
+          ? `is one \`${kind}\` object, not a list (\`kubectl get <kind> <name> -o json\` prints one): print the whole cluster with \`kubectl get pods,replicasets,deployments,daemonsets,statefulsets,jobs,cronjobs -A -o json\``
+          : 'has no `items`: it is not a Kubernetes list'
+      )
+    }
     return this.header
   }
 
@@ -284,9 +300,16 @@ export class ListSplitter {
         this.fail(
           `has an item ([${index}]) of more than ${MAX_ITEM_BYTES} bytes: it is not a Kubernetes object`
         )
+      const bytes = capture.buffer()
+      // Text in a Windows code page (PowerShell's Set-Content) would be read with its non-ASCII
+      // letters replaced without a word: said instead.
+      if (!isUtf8(bytes))
+        this.fail(
+          `is not UTF-8: item [${index}] has bytes that are not (a file in a Windows code page, as PowerShell's \`Set-Content\` writes?); ${WRITE_JSON}`
+        )
       let item: unknown
       try {
-        item = JSON.parse(capture.text())
+        item = JSON.parse(bytes.toString('utf8'))
       } catch (error) {
         this.fail(`is not JSON: item [${index}] does not parse (${(error as Error).message})`)
       }
@@ -324,9 +347,11 @@ export function readListFile(
   const buffer = Buffer.allocUnsafe(chunkBytes)
   const fd = openSync(path, 'r')
   try {
-    for (;;) {
+    for (let first = true; ; first = false) {
       const read = readSync(fd, buffer, 0, chunkBytes, null)
       if (read === 0) break
+      const hint = first ? notJsonHint(buffer.subarray(0, read)) : undefined
+      if (hint) throw new ListFormatError(hint)
       splitter.push(buffer.subarray(0, read))
     }
   } finally {
