@@ -7,7 +7,7 @@ import {
   type RouteContext
 } from './http.js'
 import type { Route } from './router.js'
-import { upsertDeployment, upsertStorage, type DeploymentInput } from './state.js'
+import { upsertDeployment, createStorage, type DeploymentInput } from './state.js'
 import { deploymentJson, rejection, resolve, storageJson } from './artifact-records.js'
 import { createJob, getJob, setClusterRecords } from './routes-cluster.js'
 import { DIGEST, Fields, readDeployment, REPO_NAME } from './validate.js'
@@ -126,7 +126,7 @@ function createStorageRecord(ctx: RouteContext): Reply {
   const resolved = resolve(ctx, probe)
   if ('cause' in resolved) throw notFound(rejection(ctx.org, { ...resolved, deployment: probe }))
 
-  const record = upsertStorage(ctx.state, ctx.org, write)
+  const record = createStorage(ctx.state, ctx.org, write)
   return {
     status: 200,
     body: {

@@ -10,7 +10,7 @@ import {
   listIn,
   timestamp,
   upsertDeployment,
-  upsertStorage,
+  createStorage,
   type DeploymentRecordState,
   type EmulatorState,
   type IssueState,
@@ -196,7 +196,7 @@ export function seedState(state: EmulatorState, data: SeedData): void {
   for (const [key, records] of Object.entries(data.storageRecords ?? {})) {
     const org = addOrg(state, key)
     for (const seed of records) {
-      upsertStorage(state, org, {
+      createStorage(state, org, {
         name: seed.name ?? 'artifact',
         version: seed.version ?? null,
         digest: seed.digest,

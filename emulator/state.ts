@@ -265,17 +265,17 @@ export function upsertDeployment(
 
 export type StorageWrite = Omit<StorageRecordState, 'id' | 'org' | 'created_at' | 'updated_at'>
 
-export function upsertStorage(
+/**
+ * Every write adds a record. The published description says the endpoint creates a storage
+ * record and states no upsert rule (unlike deployment and cluster records), so a write sent
+ * twice leaves two records here, as it may in the service.
+ */
+export function createStorage(
   state: EmulatorState,
   org: string,
   write: StorageWrite
 ): StorageRecordState {
-  const records = listIn(state.storageRecords, org)
-  const key = (r: StorageWrite) => [r.digest, r.registry_url, r.repository ?? '', r.path ?? '']
-  const wanted = key(write)
-  const existing = records.find(r => key(r).every((part, i) => part === wanted[i]))
   const now = timestamp()
-  if (existing) return Object.assign(existing, write, { updated_at: now })
   const record: StorageRecordState = {
     id: state.nextId.storageRecord++,
     org,
@@ -283,7 +283,7 @@ export function upsertStorage(
     updated_at: now,
     ...write
   }
-  records.push(record)
+  listIn(state.storageRecords, org).push(record)
   return record
 }
 

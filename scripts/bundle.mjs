@@ -1,4 +1,4 @@
-// `npm run build`: bundles src/ into dist/ with esbuild, as ES modules the runner starts with
+// `npm run bundle`: bundles src/ into dist/ with esbuild, as ES modules the runner starts with
 // Node 24. What only a run that gets past its inputs needs (the HTTP client, the run) is split
 // into chunks loaded on demand, so bad input fails without loading it. dist/licenses.txt lists
 // every package the bundle holds, with its license text.

@@ -152,7 +152,16 @@ afterAll(async () => Promise.all([full.close(), examples.close()]))
 
 const seen: Array<{ shape: AnswerShape; request: RecordedRequest }> = []
 
+/** The first storage write's answer is lost after the service saved it: the step then reads the storage list. */
+const loseStorageAnswer = (emulator: Emulator) =>
+  emulator.addFault({
+    method: 'POST',
+    path: '/orgs/acme/artifacts/metadata/storage-record',
+    fault: { kind: 'lose-answer' }
+  })
+
 test('the bundled action, started as the runner starts it, does each job', async () => {
+  loseStorageAnswer(full)
   const runs = await Promise.all(
     Object.entries(JOBS).map(async ([name, inputs]) => {
       const result = await runAction(
@@ -167,6 +176,7 @@ test('the bundled action, started as the runner starts it, does each job', async
 })
 
 test('the same jobs in process against answers shaped like the description examples', async () => {
+  loseStorageAnswer(examples)
   const outcomes = await Promise.all(
     Object.entries(JOBS).map(async ([name, inputs]) => {
       const raw = { token: TOKEN, 'api-url': examples.url, repository: 'acme/web', ...inputs }

@@ -156,7 +156,7 @@ describe('artifact metadata', () => {
       ...extra
     })
 
-    test('upsert on digest, registry, repository and path; status defaults to active', async () => {
+    test('every write creates a record (no upsert rule, as the description says); status defaults to active', async () => {
       const first = await call(emulator, 'POST', STORAGE, storage())
       expect(first.status).toBe(200)
       expect(first.json.storage_records[0]).toMatchObject({
@@ -168,11 +168,16 @@ describe('artifact metadata', () => {
         artifact_url: null,
         status: 'active'
       })
+      // The same write again: a second record, the first one unchanged.
       const again = await call(emulator, 'POST', STORAGE, storage({ status: 'eol' }))
-      expect(again.json.storage_records[0]).toMatchObject({ id: 1, status: 'eol' })
-      const other = await call(emulator, 'POST', STORAGE, storage({ path: 'web/v2' }))
-      expect(other.json.storage_records[0].id).toBe(2)
-      expect(emulator.state.storageRecords.acme).toHaveLength(2)
+      expect(again.json.storage_records[0]).toMatchObject({ id: 2, status: 'eol' })
+      const same = await call(emulator, 'POST', STORAGE, storage())
+      expect(same.json.storage_records[0].id).toBe(3)
+      expect(emulator.state.storageRecords.acme?.map(r => [r.id, r.status])).toEqual([
+        [1, 'active'],
+        [2, 'eol'],
+        [3, 'active']
+      ])
     })
 
     test.each([

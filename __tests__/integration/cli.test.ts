@@ -251,50 +251,54 @@ test('a relative --deployments-file is read from the directory it runs in', asyn
   expect(outputs['deployment-records'].map(r => r.deployment_name).sort()).toEqual(['api', 'web'])
 })
 
-test('SIGINT stops it at a safe point: exit 1, what was recorded on stdout, the cancel on stderr', async () => {
-  emulator.addFault({ method: 'POST', path: /deployment-record$/, fault: { kind: 'hang' } })
-  const child = spawn(
-    join(dir, 'node_modules/.bin/record-deployment'),
-    [
-      '--digest',
-      DIGEST,
-      '--name',
-      'ghcr.io/acme/web',
-      '--version',
-      '2.0.0',
-      '--environment',
-      'production',
-      '--registry-url',
-      'https://ghcr.io'
-    ],
-    {
-      cwd: dir,
-      env: {
-        PATH: process.env['PATH'] ?? '',
-        GITHUB_TOKEN: TOKEN,
-        GITHUB_API_URL: emulator.url,
-        GITHUB_REPOSITORY: 'acme/web'
+test.each(['SIGINT', 'SIGTERM'] as const)(
+  '%s stops it at a safe point: exit 1, what was recorded on stdout, the cancel on stderr',
+  async signal => {
+    emulator.addFault({ method: 'POST', path: /deployment-record$/, fault: { kind: 'hang' } })
+    const child = spawn(
+      join(dir, 'node_modules/.bin/record-deployment'),
+      [
+        '--digest',
+        DIGEST,
+        '--name',
+        'ghcr.io/acme/web',
+        '--version',
+        '2.0.0',
+        '--environment',
+        'production',
+        '--registry-url',
+        'https://ghcr.io'
+      ],
+      {
+        cwd: dir,
+        env: {
+          PATH: process.env['PATH'] ?? '',
+          GITHUB_TOKEN: TOKEN,
+          GITHUB_API_URL: emulator.url,
+          GITHUB_REPOSITORY: 'acme/web'
+        }
       }
-    }
-  )
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', chunk => (stdout += String(chunk)))
-  child.stderr.on('data', chunk => (stderr += String(chunk)))
-  const closed = new Promise<number | null>(resolve => child.on('close', code => resolve(code)))
-  // once the deployment record's request hangs in the emulator
-  while (!emulator.requests.some(r => r.method === 'POST' && /deployment-record$/.test(r.path)))
-    await new Promise(resolve => setTimeout(resolve, 20))
-  child.kill('SIGINT')
-  expect(await closed).toBe(1)
-  const outputs = JSON.parse(stdout) as Record<string, unknown>
-  expect(outputs['storage-records']).toEqual([
-    expect.objectContaining({ registry_url: 'https://ghcr.io' })
-  ])
-  expect(outputs['deployment-records']).toEqual([])
-  expect(stderr).toMatch(/Cancel requested \(SIGINT\)/)
-  expect(stderr).toMatch(/The run was cancelled \(SIGINT\)/)
-}, 30_000)
+    )
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', chunk => (stdout += String(chunk)))
+    child.stderr.on('data', chunk => (stderr += String(chunk)))
+    const closed = new Promise<number | null>(resolve => child.on('close', code => resolve(code)))
+    // once the deployment record's request hangs in the emulator
+    while (!emulator.requests.some(r => r.method === 'POST' && /deployment-record$/.test(r.path)))
+      await new Promise(resolve => setTimeout(resolve, 20))
+    child.kill(signal)
+    expect(await closed).toBe(1)
+    const outputs = JSON.parse(stdout) as Record<string, unknown>
+    expect(outputs['storage-records']).toEqual([
+      expect.objectContaining({ registry_url: 'https://ghcr.io' })
+    ])
+    expect(outputs['deployment-records']).toEqual([])
+    expect(stderr).toContain(`Cancel requested (${signal})`)
+    expect(stderr).toContain(`The run was cancelled (${signal})`)
+  },
+  30_000
+)
 
 test('--labels with --since in a checkout labels the pull requests merged since, from HEAD', async () => {
   const repo = join(dir, 'checkout')
@@ -321,4 +325,52 @@ test('--labels with --since in a checkout labels the pull requests merged since,
       { number: 14, added: ['deployed:production'], removed: [] }
     ])
   )
+})
+
+test('labels outside Actions without --since, or with it outside a checkout, exit 2 saying what to give, nothing sent', async () => {
+  const env = { GITHUB_TOKEN: TOKEN, GITHUB_API_URL: emulator.url, GITHUB_REPOSITORY: 'acme/web' }
+  // `dir` is the pipeline's directory, not a git checkout
+  const noSince = await recordDeployment(['--labels', 'deployed:production'], env)
+  const noCheckout = await recordDeployment(
+    ['--labels', 'deployed:production', '--since', 'v1.0.0'],
+    env
+  )
+  expect([noSince.code, noCheckout.code]).toEqual([2, 2])
+  expect([noSince.stdout, noCheckout.stdout]).toEqual(['', ''])
+  expect(emulator.requests).toEqual([])
+  expect(noSince.stderr).toContain(
+    '--pull-requests: outside GitHub Actions there is no event to find pull requests in'
+  )
+  expect(noSince.stderr).toContain('`--pull-requests 12,14`')
+  expect(noCheckout.stderr).toContain(`is not one: run in the checkout`)
+  expect(noCheckout.stderr).not.toMatch(/`{2}|: :/)
+})
+
+test('a flag named as a problem is named once: no "nothing to do" and no missing input after it', async () => {
+  const env = { GITHUB_TOKEN: TOKEN, GITHUB_API_URL: emulator.url, GITHUB_REPOSITORY: 'acme/web' }
+  const twice = await recordDeployment(
+    ['--digest', DIGEST, '--name', 'web', '--environment', 'qa', '--environment', 'prod'],
+    env
+  )
+  const misspelt = await recordDeployment(
+    ['--digest', DIGEST, '--name', 'web', '--Environment=qa'],
+    env
+  )
+  expect([twice.code, misspelt.code]).toEqual([2, 2])
+  expect(twice.stderr).toMatch(/^record-deployment: a problem; nothing was sent:$/m)
+  expect(twice.stderr).toContain('`--environment` is given 2 times')
+  expect(misspelt.stderr).toMatch(/^record-deployment: a problem; nothing was sent:$/m)
+  expect(misspelt.stderr).toContain('unknown flag `--Environment` (did you mean `--environment`?)')
+  expect(emulator.requests).toEqual([])
+})
+
+test('a switch followed by TRUE or False reads it, as --dry-run=TRUE does', async () => {
+  const run = await recordDeployment(
+    ['--digest', DIGEST, '--name', 'web', '--environment', 'qa', '--dry-run', 'TRUE'],
+    { GITHUB_TOKEN: TOKEN, GITHUB_API_URL: emulator.url, GITHUB_REPOSITORY: 'acme/web' }
+  )
+  expect(run.code).toBe(0)
+  expect(writesOf(emulator.requests)).toEqual([])
+  const outputs = JSON.parse(run.stdout) as { planned: Array<{ method: string }> }
+  expect(outputs.planned.map(p => p.method)).toEqual(['POST'])
 })

@@ -178,7 +178,7 @@ test('a 409 that lasts past job-timeout fails, saying so', async () => {
 })
 
 test('x-poll-interval of 0 is raised to 1 s between polls', async () => {
-  await start({ jobStepMs: 40, pollIntervalSeconds: 0.001 })
+  await start({ jobStepMs: 40, pollIntervalSeconds: 0 })
   const { clock, result } = await go({ 'cluster-mode': 'job' })
   expect(result.jobStatus).toBe('completed')
   const pollSleeps = clock.sleeps.slice(1)

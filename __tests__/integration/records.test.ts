@@ -102,6 +102,43 @@ test('records a storage record, then a deployment record, with the exact wire co
   expect(outputs['storage-record-ids']).toBe(String(storage[0].id))
 })
 
+test('storage-path and storage-status go into the storage write as given', async () => {
+  // Found by breaking the code on purpose: dropping `path` or fixing `status` passed every test.
+  const result = await run(
+    parseInputs(
+      release({
+        environment: '',
+        'physical-environment': '',
+        cluster: '',
+        tags: '',
+        'runtime-risks': '',
+        'storage-path': 'acme/web/1.4.2',
+        'storage-status': 'eol'
+      }),
+      {}
+    ),
+    fast
+  )
+  expect(result.failures).toEqual([])
+  expect(writesOf(emulator.requests).map(w => w.body)).toEqual([
+    {
+      name: 'ghcr.io/acme/web',
+      digest: DIGEST,
+      version: '1.4.2',
+      registry_url: 'https://ghcr.io',
+      artifact_url: 'https://ghcr.io/acme/web',
+      repository: 'acme/web',
+      path: 'acme/web/1.4.2',
+      status: 'eol',
+      github_repository: 'web',
+      return_records: true
+    }
+  ])
+  expect(emulator.state.storageRecords['acme']).toEqual([
+    expect.objectContaining({ path: 'acme/web/1.4.2', status: 'eol' })
+  ])
+})
+
 test('running the same deployment twice updates the one record (the upsert rule)', async () => {
   const first = await run(
     parseInputs(release({ 'registry-url': '', 'artifact-url': '', 'registry-repository': '' }), {}),
@@ -123,7 +160,7 @@ test('running the same deployment twice updates the one record (the upsert rule)
   expect(emulator.state.deploymentRecords['acme']).toHaveLength(1)
 })
 
-test('dry run reads, sends no write, and says create then update', async () => {
+test('dry run reads, sends no write, and says create then update (a storage record is always created)', async () => {
   const dry = await run(parseInputs(release({ 'dry-run': 'true' }), {}), fast)
   expect(writesOf(emulator.requests)).toEqual([])
   expect(dry.failures).toEqual([])
@@ -135,7 +172,8 @@ test('dry run reads, sends no write, and says create then update', async () => {
 
   await run(parseInputs(release(), {}), fast)
   const again = await run(parseInputs(release({ 'dry-run': 'true' }), {}), fast)
-  expect(again.preview.map(p => p.effect)).toEqual(['update', 'update'])
+  // The service creates a storage record per write (no upsert rule); the deployment record is upserted.
+  expect(again.preview.map(p => p.effect)).toEqual(['create', 'update'])
   expect(JSON.parse(toOutputs(again).planned ?? '')[1]).toMatchObject({
     method: 'POST',
     path: '/orgs/acme/artifacts/metadata/deployment-record',

@@ -7,7 +7,11 @@ import type { AddressInfo } from 'node:net'
 import { DIGEST, TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
 import { FakeClock } from '../../__fixtures__/fake-clock.js'
 import { MemoryLog } from '../../__fixtures__/memory-log.js'
-import { RecordingDispatcher, singleDeployment } from '../../__fixtures__/reliability.js'
+import {
+  RecordingDispatcher,
+  singleDeployment,
+  wholeCluster
+} from '../../__fixtures__/reliability.js'
 import type { Emulator } from '../../emulator/index.js'
 import { MAX_REDIRECTS, REQUEST_TIMEOUT_MS, ServiceClient } from '../../src/client/client.js'
 import { WRITE_GAP_MS } from '../../src/client/pacer.js'
@@ -222,4 +226,68 @@ test('WRITE_GAP_MS: the second write waits exactly what is left of the gap', asy
   expect(result.storageRecords[0]?.digest).toBe(DIGEST)
   // The fake clock does not move while the storage write is in flight: the full gap is left.
   expect(clock.sleeps).toEqual([WRITE_GAP_MS])
+})
+
+// ---------------------------------------------------------------------------------------------
+// Job polls, through what the client does with the injected clock: a constant compared with
+// itself cannot fail (a 60 s cap passed the whole suite), the waits the run sleeps can.
+
+describe('job polls', () => {
+  const JOB_STATUS = /\/cluster\/prod-eu-2\/jobs\/\d+$/
+  /**
+   * The next `times` polls answer `processing` with the headers given, and the one after them
+   * `completed`: the answers, not the emulator's timers, decide how many polls there are.
+   */
+  const stillProcessing = (times: number, headers: Record<string, string> = {}) => {
+    const answer = (status: string, n: number, h: Record<string, string>) =>
+      emulator.addFault({
+        method: 'GET',
+        path: JOB_STATUS,
+        times: n,
+        fault: { kind: 'status', status: 200, headers: h, body: { job_id: 1, status } }
+      })
+    answer('processing', times, headers)
+    answer('completed', 1, {})
+  }
+  async function pollWaits() {
+    const clock = new FakeClock()
+    const result = await run(parseInputs(wholeCluster(emulator.url, 'job'), {}), {
+      clock,
+      log: new MemoryLog()
+    })
+    expect(result.failures).toEqual([])
+    expect(result.jobStatus).toBe('completed')
+    // One write (the job), so every sleep is a wait before a poll.
+    expect(emulator.requests.filter(r => r.method === 'POST')).toHaveLength(1)
+    return clock.sleeps
+  }
+
+  test('without x-poll-interval: 2 s, then half again each time, never more than 30 s', async () => {
+    stillProcessing(11)
+    const waits = await pollWaits()
+    expect(waits).toHaveLength(12)
+    // Each wait half again the last, rounded, by hand: 2000, 3000, 4500, 6750, 10125, 15187.5 ->
+    // 15188, 22782, then 34173 is over the cap.
+    expect(waits.slice(0, 12)).toEqual([
+      2000, 3000, 4500, 6750, 10125, 15188, 22782, 30_000, 30_000, 30_000, 30_000, 30_000
+    ])
+  })
+
+  test('x-poll-interval of 3600 is held to 30 s', async () => {
+    stillProcessing(3, { 'x-poll-interval': '3600' })
+    expect(await pollWaits()).toEqual([2000, 30_000, 30_000, 30_000])
+  })
+
+  test('x-poll-interval of 0 is raised to 1 s', async () => {
+    stillProcessing(3, { 'x-poll-interval': '0' })
+    expect(await pollWaits()).toEqual([2000, 1000, 1000, 1000])
+  })
+
+  test('an empty or unreadable x-poll-interval is no interval: the schedule goes on', async () => {
+    stillProcessing(1, { 'x-poll-interval': '' })
+    expect(await pollWaits()).toEqual([2000, 3000])
+    emulator.reset()
+    stillProcessing(1, { 'x-poll-interval': 'soon' })
+    expect(await pollWaits()).toEqual([2000, 3000])
+  })
 })

@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks'
 import { DIGEST, smallestWriteGap, TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
 import { FakeClock } from '../../__fixtures__/fake-clock.js'
 import { MemoryLog } from '../../__fixtures__/memory-log.js'
+import { statedFigures } from '../../__fixtures__/readme.js'
 import {
   CLUSTER_ITEMS,
   ORG,
@@ -53,7 +54,8 @@ afterAll(async () => {
       `${figures.faultsSurvived} survived (the write succeeded after them), ` +
       `${figures.faultsFailedAsExpected} exhausted max-retries and failed the step as expected, ` +
       `${figures.faultsFailedAtOnce} failed the step at once as expected (not JSON, no location), ` +
-      `records lost: ${figures.recordsLost}, records duplicated: ${figures.recordsDuplicated}`
+      `records lost: ${figures.recordsLost}, records duplicated: ${figures.recordsDuplicated}, ` +
+      `lookups of the storage records after a lost answer: ${figures.storageLookups}`
   )
   expect(figures.recordsLost).toBe(0)
   expect(figures.recordsDuplicated).toBe(0)
@@ -68,7 +70,9 @@ const figures = {
   /** Answers that are not what they seem: not retried, the step fails saying what came. */
   faultsFailedAtOnce: 0,
   recordsLost: 0,
-  recordsDuplicated: 0
+  recordsDuplicated: 0,
+  /** storage-record lookups after a lost answer, counted from the emulator's requests */
+  storageLookups: 0
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -86,15 +90,19 @@ interface Endpoint {
 }
 
 const CLUSTER_PATH = `/orgs/${ORG}/artifacts/metadata/deployment-record/cluster/prod-eu-2`
+const STORAGE_PATH = `/orgs/${ORG}/artifacts/metadata/storage-record`
+/** The lookup a lost storage answer leads to: the digest's storage records. */
+const STORAGE_LIST_PATH = `/orgs/${ORG}/artifacts/${DIGEST}/metadata/storage-records`
 
 const ENDPOINTS: Endpoint[] = [
   {
     name: 'storage-record POST',
-    path: `/orgs/${ORG}/artifacts/metadata/storage-record`,
+    path: STORAGE_PATH,
     shape: 'single',
     whyRetryIsSafe:
-      'the service upserts storage records by digest + registry_url + repository + path: a retry ' +
-      'after an attempt that was committed updates the same record'
+      'the service creates a storage record per write (no upsert rule), so after an answer lost ' +
+      "once sent the step reads the digest's storage records and sends the write again only when " +
+      'no equal record is there'
   },
   {
     name: 'deployment-record POST',
@@ -203,6 +211,8 @@ interface FaultCase {
   name: string
   /** The service handled the request before the fault: the write exists even if retries run out. */
   committed?: boolean
+  /** Sent, then no answer or a broken connection: the client cannot know whether it was applied. */
+  lostAfterSend?: boolean
   /** An emulator fault, built when the case starts (some name a time). */
   fault?: (clock: Clock) => Fault
   /** Lose the answer after the service committed the write (injected in the dispatcher). */
@@ -223,13 +233,14 @@ const FAULTS: FaultCase[] = [
     name: `${status}`,
     fault: (): Fault => ({ kind: 'status', status })
   })),
-  { name: 'connection reset', fault: () => ({ kind: 'reset' }) },
+  { name: 'connection reset', lostAfterSend: true, fault: () => ({ kind: 'reset' }) },
   {
     name: 'no answer (cut by the per-request timeout)',
+    lostAfterSend: true,
     fault: () => ({ kind: 'hang' }),
     requestTimeoutMs: HANG_TIMEOUT_MS
   },
-  { name: 'truncated body', fault: () => ({ kind: 'truncate' }) },
+  { name: 'truncated body', lostAfterSend: true, fault: () => ({ kind: 'truncate' }) },
   {
     name: '429 with retry-after',
     rateLimit: true,
@@ -281,10 +292,11 @@ const FAULTS: FaultCase[] = [
     fault: () => ({ kind: 'status', status: 503, headers: { 'retry-after': '5' } }),
     waits: sleeps => expect(sleeps.filter(s => s === 5000)).toHaveLength(MAX_RETRIES)
   },
-  { name: 'answer lost after the write was committed', loseAnswer: true },
+  { name: 'answer lost after the write was committed', loseAnswer: true, lostAfterSend: true },
   {
     name: 'answer lost after the service handled the write (emulator)',
     committed: true,
+    lostAfterSend: true,
     fault: () => ({ kind: 'lose-answer' })
   }
 ]
@@ -373,11 +385,15 @@ describe.each(matrix)('%s / %s', (_e, _f, endpoint, fc) => {
     expect(endpoint.whyRetryIsSafe).not.toBe('')
     const times = fc.redirect ? 1 : MAX_RETRIES
     const { result, clock, wire, log, injected } = await runCase(endpoint, fc, MAX_RETRIES, times)
+    // A storage write whose answer was lost after the service saved it is found by the lookup
+    // and not sent again: one fault fires, one attempt, the rest of the injections never fire.
+    const foundByLookup = endpoint.path === STORAGE_PATH && (fc.loseAnswer || fc.committed)
+    const attempts = foundByLookup ? 1 : times + 1
 
     // Exit status: the step succeeds.
     expect(result.failures).toEqual([])
-    // Every injected fault fired at this endpoint.
-    expect(injected).toBe(times)
+    // Every injected fault fired at this endpoint (one when the lookup found the write).
+    expect(injected).toBe(foundByLookup ? 1 : times)
     const hits = toEndpoint(emulator.requests, endpoint)
     if ((fc.loseAnswer || fc.committed) && endpoint.shape === 'job') {
       // The lost answer's job held the cluster: 409s until it finished, then a second job.
@@ -386,13 +402,21 @@ describe.each(matrix)('%s / %s', (_e, _f, endpoint, fc) => {
       expect(hits.every(h => h.status === 202 || h.status === 409)).toBe(true)
     } else {
       // Attempts: the faulted ones plus the one that succeeded; max-retries was just enough.
-      expect(hits).toHaveLength(times + 1)
+      expect(hits).toHaveLength(attempts)
       const okStatus = endpoint.shape === 'job' ? 202 : 200
       expect(hits.at(-1)?.status).toBe(okStatus)
       if (fc.redirect) expect(hits.at(-1)?.path).toBe(`/api/v3${endpoint.path}`)
       // The retried body is the same request, byte for byte: the upsert sees the same key.
       for (const h of hits) expect(h.body).toEqual(hits[0]?.body)
     }
+    // Counted: a storage write looks up the digest's storage records once per answer lost after
+    // it was sent, and at no other time; no other endpoint looks anything up.
+    const lookups = emulator.requests.filter(
+      r => r.method === 'GET' && decodeURIComponent(r.path) === STORAGE_LIST_PATH
+    )
+    const lostAnswers = endpoint.path === STORAGE_PATH && fc.lostAfterSend ? injected : 0
+    expect(lookups).toHaveLength(lostAnswers)
+    figures.storageLookups += lookups.length
 
     // Records: each exactly once, each in the outputs.
     const expected = expectedRecords(endpoint.shape)
@@ -406,7 +430,10 @@ describe.each(matrix)('%s / %s', (_e, _f, endpoint, fc) => {
     figures.faultsSurvived += injected
 
     // Spacing, in the client's clock: no write started within WRITE_GAP_MS of the previous end.
-    expect(wire.writes().length).toBeGreaterThanOrEqual(times + 1)
+    // (A single release writes both records: the other one's write counts too.)
+    expect(wire.writes().length).toBeGreaterThanOrEqual(
+      attempts + (endpoint.shape === 'single' ? 1 : 0)
+    )
     expect(wire.smallestWriteGap()).toBeGreaterThanOrEqual(WRITE_GAP_MS)
     // One at a time: the emulator never saw a write arrive before the previous one had finished.
     if (!fc.requestTimeoutMs) expect(smallestWriteGap(emulator.requests)).toBeGreaterThan(0)
@@ -418,7 +445,12 @@ describe.each(matrix)('%s / %s', (_e, _f, endpoint, fc) => {
         new RegExp(`rate-limit wait ${times} of at most ${MAX_RATE_LIMIT_WAITS}`)
       )
     else if (!fc.redirect)
-      expect(log.text()).toMatch(new RegExp(`retry ${times} of ${MAX_RETRIES}`))
+      // (the retry the lost answer announced was replaced by the lookup when it found the write)
+      expect(log.text()).toMatch(new RegExp(`retry ${foundByLookup ? 1 : times} of ${MAX_RETRIES}`))
+    if (foundByLookup)
+      expect(log.text()).toMatch(
+        /the service holds it already, so the write took effect; not sent again/
+      )
     // A hang is reported as a timeout, not as some network error.
     if (fc.requestTimeoutMs)
       expect(log.text()).toContain(`no response in time (no answer in ${fc.requestTimeoutMs} ms)`)
@@ -445,6 +477,14 @@ describe.each(exhausted)('%s / %s, once more than max-retries', (_e, _f, endpoin
 
     expect(injected).toBe(maxRetries + 1)
     expect(toEndpoint(emulator.requests, endpoint)).toHaveLength(maxRetries + 1)
+    // A storage write looks up before each resend after a lost answer, not after the last one.
+    const lookups = emulator.requests.filter(
+      r => r.method === 'GET' && decodeURIComponent(r.path) === STORAGE_LIST_PATH
+    )
+    expect(lookups).toHaveLength(
+      endpoint.path === STORAGE_PATH && fc.lostAfterSend ? maxRetries : 0
+    )
+    figures.storageLookups += lookups.length
     expect(result.failures).toHaveLength(1)
     const message = result.failures[0]?.message ?? ''
     expect(message).toContain(`POST ${endpoint.path}`)
@@ -648,4 +688,22 @@ test('the matrix lost no record and tried every fault', () => {
   expect(figures.faultsTried).toBeGreaterThanOrEqual(ENDPOINTS.length * FAULTS.length)
   expect(figures.recordsLost).toBe(0)
   expect(figures.recordsDuplicated).toBe(0)
+})
+
+test('README states the figures this run counted', () => {
+  // The whole file ran (not a -t subset): every case above counted itself.
+  expect(figures.cases).toBe(matrix.length + exhausted.length + misleading.length + 1)
+  const stated = statedFigures(
+    /Last run: \*\*(\d+) cases, (\d+) faults tried, (\d+) survived, (\d+) exhausted `max-retries` and failed the step as they should, (\d+) failed it at once as they should, (\d+) records lost, (\d+) duplicated, (\d+) lookups of the storage records after a lost answer\*\*/
+  )
+  expect(stated).toEqual([
+    figures.cases,
+    figures.faultsTried,
+    figures.faultsSurvived,
+    figures.faultsFailedAsExpected,
+    figures.faultsFailedAtOnce,
+    figures.recordsLost,
+    figures.recordsDuplicated,
+    figures.storageLookups
+  ])
 })

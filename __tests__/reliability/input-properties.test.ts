@@ -5,9 +5,12 @@
  */
 import fc from 'fast-check'
 import { DIGEST, TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
+import { statedFigures } from '../../__fixtures__/readme.js'
 import { CLUSTER_ITEMS, singleDeployment, wholeCluster } from '../../__fixtures__/reliability.js'
 import type { Emulator } from '../../emulator/index.js'
+import { runAction } from '../../scripts/run-action.js'
 import { JOB_LIMIT, SYNC_LIMIT } from '../../src/cluster/items.js'
+import { LABEL_INPUT_NAMES } from '../../src/inputs/names.js'
 import { DEPLOYMENT_STATUSES, MAX_TAGS, RUNTIME_RISKS, STORAGE_STATUSES } from '../../src/limits.js'
 import {
   INPUT_NAMES,
@@ -29,11 +32,20 @@ beforeAll(async () => {
   emulator = await withEmulator()
 })
 afterAll(async () => {
-  console.log(`input properties: ${propertyRuns} generated values parsed`)
+  console.log(`input properties: ${propertyRuns} values parsed`)
   await emulator.close()
 })
 
 let propertyRuns = 0
+/** The first refused value of each input that the runner would pass as it is (see `sendable`). */
+const refusedSample = new Map<InputName, RawInputs>()
+/** Read from the file system, which the parser above fakes: not tried in the bundled action. */
+const FILE_INPUTS = new Set<InputName>(['deployments-file', 'kubernetes-file'])
+const asStrings = (raw: RawInputs): Record<string, string> =>
+  Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)) as Record<
+    string,
+    string
+  >
 const CLUSTER_INPUTS = new Set<InputName>([
   'deployments',
   'deployments-file',
@@ -100,7 +112,9 @@ function expectValid(inputs: Inputs): void {
   const { connection: c } = inputs
   expect(c.token).toMatch(/^\S+$/)
   const url = new URL(c.apiUrl)
-  expect(url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.test(url.hostname)))
+  expect(
+    url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.test(url.hostname))
+  ).toBe(true)
   expect(url.username + url.password + url.search + url.hash).toBe('')
   expect(c.apiUrl.endsWith('/')).toBe(false)
   expect(c.apiVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/)
@@ -347,25 +361,76 @@ const hostile = (valid: string) =>
 
 const RUNS_PER_INPUT = 45
 
+/** A valid value of each input the bases leave unset. */
+const VALID: Partial<Record<InputName, string>> = {
+  'api-version': '2026-03-10',
+  status: 'decommissioned',
+  'artifact-url': 'https://ghcr.io/acme/web',
+  'storage-path': 'web/1.0',
+  'storage-status': 'eol',
+  'deployments-file': FILE_PATH,
+  'partial-success': 'true',
+  'label-color': '0e8a16',
+  'label-description': 'Shipped',
+  'pull-requests': '12, 14',
+  since: 'v1.0.0',
+  'label-linked-issues': 'true',
+  'dry-run': 'true',
+  'max-retries': '5'
+}
+/** What a label input needs beside it to be read at all. */
+const WITH_LABELS: RawInputs = { labels: 'deployed' }
+/**
+ * Inputs that are valid only with others the bases do not give (a kubectl file and its filters,
+ * the state file of a whole cluster and its guard).
+ */
+const NO_VALID_ALONE = new Set<InputName>([
+  'allow-empty-cluster',
+  'kubernetes-file',
+  'kubernetes-repository',
+  'state-file',
+  'allow-mass-decommission',
+  'deployment-name-template',
+  'namespaces',
+  'exclude-namespaces'
+])
+
 describe.each(INPUT_NAMES.map(name => [name]))('input `%s`', input => {
   test('gives a valid value or an error naming it, never a crash', () => {
     const base = baseFor(input)
-    const valid =
-      base[input] ??
-      (input === 'deployments-file' ? FILE_PATH : input === 'storage-path' ? 'web/1.0' : 'x')
+    const valid = base[input] ?? VALID[input] ?? 'x'
+    const files = fileHolding(JSON.stringify(CLUSTER_ITEMS))
+    const rawWith = (value: string): RawInputs => {
+      const raw: RawInputs = { ...base, [input]: value }
+      if (input === 'deployments-file') delete raw.deployments
+      return raw
+    }
+    // A valid value is accepted: a parser that refuses every value fails here (an empty value,
+    // "not given", is accepted by most inputs and would not show it).
+    const beside = (LABEL_INPUT_NAMES as readonly string[]).includes(input) ? WITH_LABELS : {}
+    if (!NO_VALID_ALONE.has(input))
+      expect(check({ ...rawWith(valid), ...beside }, input, files)).toBe('ok')
     const outcomes = { ok: 0, refused: 0 }
     fc.assert(
       fc.property(hostile(valid), value => {
-        const raw: RawInputs = { ...base, [input]: value }
-        if (input === 'deployments-file') delete raw.deployments
-        outcomes[check(raw, input, fileHolding(JSON.stringify(CLUSTER_ITEMS)))]++
+        const outcome = check(rawWith(value), input, files)
+        outcomes[outcome]++
+        // Not a blank value: "not given" falls back to the runner's variables, which the
+        // parser here is not given.
+        const sendable = value.trim() !== '' && !value.includes('\u0000')
+        if (outcome === 'refused' && sendable && !refusedSample.has(input))
+          refusedSample.set(input, rawWith(value))
       }),
-      { numRuns: RUNS_PER_INPUT }
+      {
+        // Every tricky value on every run of the suite, not only those a draw happens to pick
+        // (`http://evil.com` for `api-url`); fast-check counts examples within numRuns, so the
+        // drawn values come on top of them.
+        numRuns: TRICKY.length + RUNS_PER_INPUT,
+        examples: TRICKY.map(value => [value] as [string])
+      }
     )
-    // The generator reaches both sides, or the property proves little.
+    // The values reach the refusing side, or the property proves little.
     expect(outcomes.refused).toBeGreaterThan(0)
-    if (!['token', 'api-url', 'org', 'repository'].includes(input))
-      expect(outcomes.ok + outcomes.refused).toBe(RUNS_PER_INPUT)
   })
 })
 
@@ -480,26 +545,39 @@ afterAll(() => {
   expect(({} as Record<string, unknown>)['polluted']).toBeUndefined()
 })
 
-test('no generated value led to a request', () => {
-  // Every base points api-url at the emulator: a parser that sent anything would show here.
-  expect(propertyRuns).toBeGreaterThan(1000)
+test('a refused value stops the bundled action before any request', async () => {
+  // The parser above cannot send anything; the action that runs it could. The first refused
+  // value of each input (one an environment variable can hold), given to the bundled action as
+  // the runner starts it: it fails naming the input, and the service sees nothing.
+  const samples = [...refusedSample].filter(([input]) => !FILE_INPUTS.has(input))
+  expect(samples.length).toBeGreaterThan(20)
+  // The control: the same base, valid, reaches the service, so the count below can fail.
+  emulator.reset()
+  const control = await runAction({ ...asStrings(baseFor('tags')), 'dry-run': 'true' })
+  expect(control.code).toBe(0)
+  expect(emulator.requests.length).toBeGreaterThan(0)
+  emulator.reset()
+  const outcomes: Array<[InputName, number | null, boolean]> = []
+  for (let i = 0; i < samples.length; i += 4) {
+    const batch = samples.slice(i, i + 4)
+    const runs = await Promise.all(batch.map(([, raw]) => runAction(asStrings(raw))))
+    runs.forEach((step, j) => {
+      const input = batch[j]?.[0] as InputName
+      outcomes.push([input, step.code, step.stdout.includes('::error::')])
+    })
+  }
+  expect(outcomes).toEqual(samples.map(([input]) => [input, 1, true]))
   expect(emulator.requests).toEqual([])
-})
+}, 120_000)
 
 // ---------------------------------------------------------------------------------------------
 // Huge values
 
-describe('huge values are refused or accepted quickly, naming the input', () => {
+// No time is asserted (a house rule: times are the benchmark's); on two shared cores the 2 s this
+// used to allow failed under load while the parser was unchanged.
+describe('huge values are refused or accepted, naming the input', () => {
   const MB = 1024 * 1024
-  // CPU time of this process, not wall time: the suite's files run side by side on shared cores,
-  // and what is checked is that parsing does not blow up (quadratic work), not the machine's load.
-  const timed = (raw: RawInputs, input: InputName, files?: FileReader) => {
-    const started = process.cpuUsage()
-    const outcome = check(raw, input, files)
-    const used = process.cpuUsage(started)
-    expect((used.user + used.system) / 1000).toBeLessThan(2000)
-    return outcome
-  }
+  const timed = (raw: RawInputs, input: InputName, files?: FileReader) => check(raw, input, files)
 
   test('1 MB tags, as key=value and as JSON', () => {
     const kv = 'k=' + 'v'.repeat(MB)
@@ -583,4 +661,13 @@ test('cluster item tags with a `__proto__` key are checked like any other tag', 
   ]) {
     expect(() => parseInputs({ ...base, deployments: item(tags) }, {}, noFiles)).toThrow(InputError)
   }
+})
+
+test('README states the number of values this run parsed', () => {
+  // Last in the file: every test above has counted its values (the whole file must run).
+  expect(
+    statedFigures(
+      /Property tests\*\* \(fast-check\) over every input: \*\*(\d+) values\*\* parsed in the last run/
+    )
+  ).toEqual([propertyRuns])
 })

@@ -421,7 +421,7 @@ describe('the deployments file is read as data only', () => {
     expect(existsSync(marker)).toBe(false)
   })
 
-  test('shell and workflow syntax inside the JSON stays literal text', () => {
+  test('shell and workflow syntax inside the JSON stays literal text, to the service', async () => {
     const marker = join(dir, 'pwned')
     const name = `$(touch ${marker})`
     writeFileSync(
@@ -432,6 +432,27 @@ describe('the deployments file is read as data only', () => {
     )
     const items = parse('deployments.json').cluster?.items ?? []
     expect(items[0]).toMatchObject({
+      name,
+      deployment_name: '${{ secrets.GITHUB_TOKEN }}',
+      version: '`id`'
+    })
+    // The parser cannot run anything, so the marker proves nothing there; the bundled action,
+    // as the runner starts it with the file in its workspace, is what could: it sends the text
+    // as it is, and nothing ran it.
+    const step = await runAction(
+      {
+        ...wholeCluster(emulator.url, 'sync'),
+        deployments: '',
+        'deployments-file': 'deployments.json'
+      },
+      {},
+      { context: { workspace: dir } }
+    )
+    expect(step.code).toBe(0)
+    const sent = emulator.requests.find(r => r.method === 'POST')?.body as {
+      deployments?: Array<Record<string, unknown>>
+    }
+    expect(sent?.deployments?.[0]).toMatchObject({
       name,
       deployment_name: '${{ secrets.GITHUB_TOKEN }}',
       version: '`id`'

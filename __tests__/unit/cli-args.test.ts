@@ -80,3 +80,28 @@ test('a repeated list flag is one item per line; a repeated single-value flag is
   expect(args.raw).toEqual({ labels: 'deployed:prod\nneeds review, later' })
   expect(args.problems).toEqual(['`--org` is given 2 times; it takes one value'])
 })
+
+test('a switch takes a following true or false in any letter case, as the input reads it', () => {
+  fc.assert(
+    fc.property(
+      fc.constantFrom(...switches.map(i => i.name)),
+      fc.constantFrom('true', 'false'),
+      fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }),
+      (name, word, upper) => {
+        const typed = [...word].map((ch, i) => (upper[i] ? ch.toUpperCase() : ch)).join('')
+        const args = parseCliArgs([`--${name}`, typed, '--environment', 'qa'], declared)
+        expect(args.problems).toEqual([])
+        expect(args.raw).toEqual({ [name]: typed, environment: 'qa' })
+      }
+    )
+  )
+})
+
+test('a flag named as a problem (no value, given twice) is reported unread, so its input is not named again', () => {
+  const args = parseCliArgs(
+    ['--environment', 'a', '--environment', 'b', '--name', 'web', '--cluster'],
+    declared
+  )
+  expect(args.raw).toEqual({ name: 'web' })
+  expect([...args.unread].sort()).toEqual(['cluster', 'environment'])
+})

@@ -68,3 +68,12 @@ test('Dependabot watches npm and the workflow actions, and keeps TypeScript belo
   const npm = config.updates.find(u => u['package-ecosystem'] === 'npm')
   expect(npm?.ignore).toContainEqual({ 'dependency-name': 'typescript', versions: ['>=7'] })
 })
+
+test('installing from git (README: npm install --global github:OWNER/record-deployment#v1) runs no build', () => {
+  // npm's git fetcher installs every dev dependency and builds in a temporary clone when one of
+  // these scripts exists, and a global install then links to that clone, which npm deletes: the
+  // command it leaves behind does not exist. dist/ is committed; nothing needs building.
+  const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts
+  const triggers = ['build', 'prepare', 'prepack', 'preinstall', 'install', 'postinstall']
+  expect(triggers.filter(name => name in scripts)).toEqual([])
+})

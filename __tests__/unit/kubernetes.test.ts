@@ -21,6 +21,7 @@ import {
   ListSplitter,
   readListFile
 } from '../../src/cluster/kubernetes/read-list.js'
+import { readObjects } from '../../src/cluster/kubernetes/inputs.js'
 
 /** Splits `text` into chunks of `size` bytes and returns what the splitter saw. */
 function split(text: string, size: number) {
@@ -80,6 +81,20 @@ describe('the list splitter', () => {
     ['{"items":[],"items":[]}', 'twice']
   ])('refuses %j: %s', (input, message) => {
     expect(failure(input)).toContain(message)
+  })
+
+  test('an item of 16 MiB is read; one byte more is named as no Kubernetes object', () => {
+    // An element of exactly `bytes` bytes: {"kind":"Pod","pad":"aaa..."}.
+    const element = (bytes: number) => {
+      const shell = '{"kind":"Pod","pad":""}'
+      return `{"kind":"Pod","pad":"${'a'.repeat(bytes - shell.length)}"}`
+    }
+    const list = (bytes: number) => `{"items":[${element(bytes)}],"kind":"List"}`
+    const limit = 16 * 1024 * 1024
+    expect(split(list(limit), 1 << 20).header).toEqual({ kind: 'List', count: 1 })
+    expect(() => split(list(limit + 1), 1 << 20)).toThrow(
+      `has an item ([0]) of more than ${limit} bytes`
+    )
   })
 
   test('reads a file in chunks', async () => {
@@ -197,13 +212,26 @@ describe('the tracker rules on a realistic cluster', () => {
     expect(names).toEqual(expect.arrayContaining(['shop/storefront/web', 'shop/web/web']))
   })
 
-  test('a bare PodList (items without kind) reads as pods', () => {
+  test('a bare PodList (items without kind) reads as pods', async () => {
     const pod = (realisticCluster() as { items: Array<Record<string, unknown>> }).items.find(
       i => i['kind'] === 'Pod'
     ) as Record<string, unknown>
     const { kind: _kind, ...withoutKind } = pod
     expect(slimObject(withoutKind, 'Pod')).toMatchObject({ kind: 'Pod' })
-    expect(kubectlList([], 'PodList')['kind']).toBe('PodList')
+    // Through the reader, from a file: the list's kind comes from what it read (kubectl prints
+    // it after the items), and the kindless item is a pod.
+    const dir = await mkdtemp(join(tmpdir(), 'podlist-'))
+    try {
+      const file = join(dir, 'pods.json')
+      await writeFile(file, JSON.stringify(kubectlList([withoutKind], 'PodList')))
+      const read = readObjects(file, () => true)
+      expect(read.listKind).toBe('PodList')
+      expect(read.firstBadItem).toBeUndefined()
+      const { name } = pod['metadata'] as { name: string }
+      expect(read.objects.map(o => [o.kind, o.name])).toEqual([['Pod', name]])
+    } finally {
+      await rm(dir, { recursive: true })
+    }
   })
 })
 

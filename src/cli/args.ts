@@ -8,6 +8,8 @@ export interface CliArgs {
   debug: boolean
   /** each bad flag or argument, in the user's words */
   problems: string[]
+  /** the inputs whose flag is among the problems (given, but no value could be read) */
+  unread: Set<string>
 }
 
 /** Inputs that take a list: a repeated flag adds one item (a line) each. */
@@ -37,7 +39,7 @@ export function isSwitch(input: DeclaredInput): boolean {
  */
 export function parseCliArgs(argv: readonly string[], declared: readonly DeclaredInput[]): CliArgs {
   const byName = new Map(declared.map(input => [input.name, input]))
-  const out: CliArgs = { raw: {}, help: false, debug: false, problems: [] }
+  const out: CliArgs = { raw: {}, help: false, debug: false, problems: [], unread: new Set() }
   const given: Record<string, string[]> = {}
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? ''
@@ -66,12 +68,14 @@ export function parseCliArgs(argv: readonly string[], declared: readonly Declare
     if (value === undefined) {
       const next = argv[i + 1]
       if (isSwitch(input)) {
-        if (next === 'true' || next === 'false') value = argv[++i]
+        // any letter case, as the input itself reads it (`--dry-run TRUE` is `--dry-run=TRUE`)
+        if (next !== undefined && /^(true|false)$/i.test(next)) value = argv[++i]
         else value = 'true'
       } else if (next === undefined || next.startsWith('--')) {
         out.problems.push(
           `\`--${name}\` needs a value (\`--${name} VALUE\` or \`--${name}=VALUE\`)`
         )
+        out.unread.add(name)
         continue
       } else value = argv[++i]
     }
@@ -80,6 +84,7 @@ export function parseCliArgs(argv: readonly string[], declared: readonly Declare
   for (const [name, values] of Object.entries(given)) {
     if (values.length > 1 && !LIST_INPUTS.has(name)) {
       out.problems.push(`\`--${name}\` is given ${values.length} times; it takes one value`)
+      out.unread.add(name)
       continue
     }
     out.raw[name as keyof RawInputs] = values.join('\n')

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { Cancellation } from '../client/cancel.js'
 import type { Log } from '../client/log.js'
-import { InputError, parseInputs, type Inputs } from '../inputs/index.js'
+import { InputError, NOTHING_TO_DO, parseInputs, type Inputs } from '../inputs/index.js'
 import { failureReport, toOutputs } from '../report.js'
 import { firstLineOf } from '../result.js'
 import { readRunEvent } from '../run-event.js'
@@ -40,7 +40,22 @@ export async function runCli(
     inputs = parseInputs(args.raw, env)
   } catch (error) {
     if (!(error instanceof InputError)) throw error
-    problems.push(...error.problems.map(p => `--${p.input}: ${p.message}`))
+    // A flag already named as a problem is not named again as its input missing, and "nothing to
+    // do" is not said when a bad flag may be the job that was meant.
+    const known = error.problems.filter(
+      p => !args.unread.has(p.input) && !(args.problems.length > 0 && p.message === NOTHING_TO_DO)
+    )
+    problems.push(...known.map(p => `--${p.input}: ${p.message}`))
+  }
+  const { event, problem } = readRunEvent(env)
+  if (inputs?.labels?.pullRequests === 'auto' && event.eventName === '') {
+    // Outside Actions there is no event: the checkout is this directory, the commit shipped is
+    // its HEAD, and `--since` gives the range whose pull requests get the labels.
+    // (the log names the range by the flag: `Labels: --since v1.0.0: #12 from commit subjects`)
+    event.eventName = `--since ${inputs.labels.since ?? ''}`
+    event.workspace ??= process.cwd()
+    if (!event.sha) event.sha = headOf(event.workspace) ?? ''
+    problems.push(...labelProblems(inputs.labels.since, event.sha, event.workspace))
   }
   if (problems.length > 0 || !inputs) {
     io.stderr(
@@ -59,14 +74,7 @@ export async function runCli(
     info: message => io.stderr(`${message}\n`),
     warning: message => io.stderr(`warning: ${message}\n`)
   }
-  const { event, problem } = readRunEvent(env)
   if (problem) log.debug(`${problem}; the event is read as empty`)
-  if (inputs.labels?.pullRequests === 'auto') {
-    // Outside Actions there is no event: the checkout is this directory, the commit shipped is
-    // its HEAD, and `--since` gives the range whose pull requests get the labels.
-    event.workspace ??= process.cwd()
-    if (!event.sha) event.sha = headOf(event.workspace) ?? ''
-  }
   const cancellation = new Cancellation()
   const stopListening = listenForCancel(cancellation, log.info)
   try {
@@ -93,6 +101,26 @@ export async function runCli(
   } finally {
     stopListening()
   }
+}
+
+/**
+ * Labels found outside Actions (`--pull-requests auto`, the default) need a range: `--since` and
+ * the commit shipped, HEAD of the checkout or GITHUB_SHA. Without them nothing could be found, so
+ * the run stops before any request instead of labeling nothing with a warning.
+ */
+function labelProblems(since: string | undefined, sha: string, workspace: string): string[] {
+  const numbers = 'or give the numbers (`--pull-requests 12,14`)'
+  if (since === undefined)
+    return [
+      '--pull-requests: outside GitHub Actions there is no event to find pull requests in: ' +
+        `run in the checkout with \`--since\` (the previous release's tag or sha), ${numbers}`
+    ]
+  if (!sha)
+    return [
+      `--since: the pull requests merged since it are read up to HEAD of a git checkout, and ${workspace} ` +
+        `is not one: run in the checkout (or set GITHUB_WORKSPACE to it, or GITHUB_SHA), ${numbers}`
+    ]
+  return []
 }
 
 /** The commit checked out in `dir`, if it is a git checkout. */

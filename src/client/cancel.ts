@@ -54,7 +54,7 @@ export class CancelledError extends ServiceError {
       serviceMessage: !inFlight
         ? `not sent: the run was cancelled (${reason})`
         : write
-          ? `cut while in flight because the run was cancelled (${reason}): the service may or may not have applied it (records are upserted and labels added by name, so running the step again is safe)`
+          ? `cut while in flight because the run was cancelled (${reason}): the service may or may not have applied it (deployment records are upserted and labels added by name, so running the step again is safe for them; a storage record may then be written twice)`
           : `cut while in flight because the run was cancelled (${reason})`,
       fatal: true
     })

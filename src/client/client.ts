@@ -18,6 +18,7 @@ import {
   type FailureContext
 } from './failures.js'
 import { silentLog, type Log } from './log.js'
+import { stopIfAnswerLost, type LostAnswerOptions } from './lost-answer.js'
 import { isWrite, WritePacer } from './pacer.js'
 import { decideRetry, MAX_RATE_LIMIT_WAITS, type FailureClass } from './retry-policy.js'
 import {
@@ -73,6 +74,8 @@ export interface RequestOptions {
    * through): false, and the request ends in `NoLongerNeeded` instead (another job did it meanwhile).
    */
   stillNeeded?: () => Promise<boolean>
+  /** a write not safe to repeat: a lost answer ends the call instead of a resend (lost-answer.ts) */
+  lostAnswer?: LostAnswerOptions
 }
 
 export interface ServiceResponse<T = unknown> {
@@ -211,7 +214,7 @@ export class ServiceClient {
     let sentMethod = method
     /** Whether any attempt got past connecting: if none did, the service is not there at all. */
     let reachedService = false
-    let retriesMade = 0
+    let retriesMade = options.lostAnswer?.retriesMade ?? 0
     let untimedRateLimits = 0
     let rateLimitWaits = 0
     let unanswered = 0 // attempts sent without an answer: the service may have applied them
@@ -282,6 +285,8 @@ export class ServiceClient {
       await this.waitBeforeRetry(method, displayPath, decision, attempts, which)
       if (!rateLimited) {
         retriesMade++
+        if (options.lostAnswer)
+          stopIfAnswerLost(failed, sentMethod, displayPath, decision, retriesMade)
         continue
       }
       rateLimitWaits++

@@ -38,6 +38,10 @@ export interface Inputs {
 
 type Env = Record<string, string | undefined>
 
+/** The problem when no job was asked for (on `environment`, the input most runs set). */
+export const NOTHING_TO_DO =
+  'nothing to do: set `environment` for a deployment record, `registry-url` for a storage record, `deployments` for a whole cluster, or `labels` / `remove-labels`'
+
 /**
  * Turns raw inputs into the typed object `run()` takes, or throws an `InputError` naming each
  * bad one. Each job parses its own inputs; what spans jobs is decided here.
@@ -74,8 +78,7 @@ export function parseInputs(raw: RawInputs, env: Env = process.env, files?: File
   if (!records.wanted && !wholeCluster && labels.value === undefined && !labelsFailed) {
     problems.push({
       input: 'environment',
-      message:
-        'nothing to do: set `environment` for a deployment record, `registry-url` for a storage record, `deployments` for a whole cluster, or `labels` / `remove-labels`'
+      message: NOTHING_TO_DO
     })
   }
   if (problems.length > 0 || !connection) throw new InputError(problems)

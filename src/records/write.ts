@@ -1,7 +1,10 @@
 import type { ServiceClient } from '../client/client.js'
+import { ServiceError } from '../client/errors.js'
 import type { Log } from '../client/log.js'
+import { AnswerLostError } from '../client/lost-answer.js'
 import {
   failureOf,
+  firstLineOf,
   isFatal,
   messageOf,
   recordIds,
@@ -13,8 +16,12 @@ import {
   createStorageRecord,
   deploymentRecordKey,
   listDeploymentRecords,
-  listStorageRecords
+  listStorageRecords,
+  storageRecordPath,
+  type StorageRecord,
+  type StorageRecordBody
 } from '../service/artifacts.js'
+import type { WriteAnswer } from '../service/parse.js'
 import { describeRequest, type RecordRequest } from './requests.js'
 
 /**
@@ -34,7 +41,7 @@ export async function writeRecords(
     try {
       const answer =
         request.kind === 'storage-record'
-          ? await createStorageRecord(client, org, request.body)
+          ? await writeStorageRecord(client, org, request.body, what, log)
           : await createDeploymentRecord(client, org, request.body)
       if (request.kind === 'storage-record') result.storageRecords.push(...answer.value)
       else result.deploymentRecords.push(...answer.value)
@@ -58,6 +65,75 @@ export async function writeRecords(
       }
     }
   }
+}
+
+/**
+ * The service creates a storage record per write: the published description states no upsert
+ * rule for them (deployment and cluster records have one). So a write whose answer was lost after
+ * it was sent is not simply sent again: the digest's storage records are read first, and when one
+ * equal to the write is there, the lost answer's write took effect and is not repeated.
+ */
+async function writeStorageRecord(
+  client: ServiceClient,
+  org: string,
+  body: StorageRecordBody,
+  what: string,
+  log: Log
+): Promise<WriteAnswer<StorageRecord[]>> {
+  let retriesMade: number | undefined
+  for (;;) {
+    try {
+      return await createStorageRecord(client, org, body, { retriesMade })
+    } catch (error) {
+      if (!(error instanceof AnswerLostError)) throw error
+      retriesMade = error.retriesMade
+      log.info(
+        `${what}: the answer was lost after the write was sent; reading the digest's storage records ` +
+          'before sending it again (the service would add a second record)'
+      )
+      const equal = (await lookUp(client, org, body)).filter(r => sameStorageRecord(r, body))
+      if (equal.length > 0) {
+        log.info(`${what}: the service holds it already, so the write took effect; not sent again`)
+        return { value: equal.slice(-1) }
+      }
+    }
+  }
+}
+
+async function lookUp(
+  client: ServiceClient,
+  org: string,
+  body: StorageRecordBody
+): Promise<StorageRecord[]> {
+  try {
+    return await listStorageRecords(client, org, body.digest)
+  } catch (error) {
+    // Sending it again blind could add a second record; not sending it could lose it: say so.
+    throw new ServiceError({
+      method: 'POST',
+      path: storageRecordPath(org),
+      status: 0,
+      serviceMessage:
+        'the answer was lost after the write was sent, and reading the storage records of ' +
+        `${body.digest} to see whether it took effect failed (${firstLineOf(error)}); it may have ` +
+        'been recorded: look at the artifact before running the step again',
+      fatal: isFatal(error)
+    })
+  }
+}
+
+/** The write, as the list answers it: what the list does not carry (path, version) is not compared. */
+function sameStorageRecord(record: StorageRecord, body: StorageRecordBody): boolean {
+  const same = (a: string | null | undefined, b: string | null | undefined) =>
+    (a ?? '') === (b ?? '')
+  return (
+    same(record.digest ?? body.digest, body.digest) &&
+    same(record.name, body.name) &&
+    same(record.registry_url, body.registry_url) &&
+    same(record.repository, body.repository) &&
+    same(record.artifact_url, body.artifact_url) &&
+    same(record.status, body.status)
+  )
 }
 
 /** The dry run: each write it would send, and whether it would create or update a record. */
@@ -88,24 +164,19 @@ export async function previewRecords(
   }
 }
 
-/** The upsert rule, applied to the records the service holds for the digest now. */
+/**
+ * The upsert rule, applied to the deployment records the service holds for the digest now. A
+ * storage record has no upsert rule: every write creates one.
+ */
 async function predictEffect(
   client: ServiceClient,
   org: string,
   request: RecordRequest
 ): Promise<'create' | 'update'> {
-  if (request.kind === 'deployment-record') {
-    const existing = await listDeploymentRecords(client, org, request.body.digest)
-    const wanted = deploymentRecordKey(request.body)
-    return existing.some(record => deploymentRecordKey(record) === wanted) ? 'update' : 'create'
-  }
-  const existing = await listStorageRecords(client, org, request.body.digest)
-  const same = existing.some(
-    record =>
-      record.registry_url === request.body.registry_url &&
-      (record.repository ?? '') === (request.body.repository ?? '')
-  )
-  return same ? 'update' : 'create'
+  if (request.kind === 'storage-record') return 'create'
+  const existing = await listDeploymentRecords(client, org, request.body.digest)
+  const wanted = deploymentRecordKey(request.body)
+  return existing.some(record => deploymentRecordKey(record) === wanted) ? 'update' : 'create'
 }
 
 /** The ids the service returned; a record without one (the description does not promise it) is left out. */

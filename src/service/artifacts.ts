@@ -1,5 +1,5 @@
 import * as z from 'zod/mini'
-import type { ServiceClient } from '../client/client.js'
+import type { RequestOptions, ServiceClient } from '../client/client.js'
 import { path } from '../client/paths.js'
 import {
   parseResponse,
@@ -142,12 +142,14 @@ export async function createDeploymentRecord(
   return { value: answer.value.deployment_records ?? [], warning: answer.warning }
 }
 
+/** `lostAnswer`: see client/lost-answer.ts; the service creates a record per write. */
 export async function createStorageRecord(
   client: ServiceClient,
   org: string,
-  body: StorageRecordBody
+  body: StorageRecordBody,
+  lostAnswer?: RequestOptions['lostAnswer']
 ): Promise<WriteAnswer<StorageRecord[]>> {
-  const response = await client.request('POST', storageRecordPath(org), { body })
+  const response = await client.request('POST', storageRecordPath(org), { body, lostAnswer })
   const answer = parseWriteResponse(
     storageRecordsResponse,
     response.body,
@@ -296,11 +298,13 @@ export async function getClusterJob(
   const response = await client.request('GET', `${clusterJobsPath(org, cluster)}/${jobId}`, {
     headers: etag ? { 'if-none-match': etag } : undefined
   })
-  const interval = Number(response.headers['x-poll-interval'])
+  // `0` is an interval (the shortest; the caller raises it to its floor); empty is none.
+  const header = response.headers['x-poll-interval']?.trim()
+  const interval = header ? Number(header) : NaN
   return {
     job: response.status === 304 ? undefined : readClusterJob(response.body, jobId),
     etag: response.headers['etag'] ?? etag,
-    pollIntervalSeconds: Number.isFinite(interval) && interval > 0 ? interval : undefined
+    pollIntervalSeconds: Number.isFinite(interval) && interval >= 0 ? interval : undefined
   }
 }
 
