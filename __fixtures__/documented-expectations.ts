@@ -126,7 +126,15 @@ export function expectSummary(
   }
 ): void {
   const lines = summary.split('\n')
-  expect(lines[0]).toBe(want.dryRun ? '## Dry run: nothing was written' : '## Deployment recorded')
+  // A step with only labels (no record, no cluster job) is titled by them (README: Outputs).
+  const labelsOnly = want.rows.length === 0 && want.jobId === undefined
+  expect(lines[0]).toBe(
+    want.dryRun
+      ? '## Dry run: nothing was written'
+      : labelsOnly
+        ? '## Labels applied'
+        : '## Deployment recorded'
+  )
   const expected: string[] = []
   for (const row of want.rows.slice(0, 100)) {
     if ('planned' in row) {

@@ -18,6 +18,7 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { startEmulator, type Emulator } from '../emulator/index.js'
 import { syntheticObjects, writeKubectlList } from '../scripts/kubectl-list.js'
+import { matrix10 } from './matrix.js'
 import { chooseNode, type ChosenNode } from '../scripts/node24.js'
 import { projectRoot, runAction } from '../scripts/run-action.js'
 
@@ -189,6 +190,8 @@ try {
       )
   }
   coldStartRows = await coldStart(emulator, dir)
+  const matrix = await matrix10(emulator, { dir, node, token: TOKEN, digest: DIGEST, pulls: PULLS })
+  results['matrix-10'] = Object.assign(summarize([matrix]), { writesNeeded: matrix.writesNeeded })
 } finally {
   await emulator.close()
   await rm(dir, { recursive: true, force: true })

@@ -112,7 +112,13 @@ export async function stageJob(
 
   const staged: StagedJob = {
     context,
-    expressions: { steps: stepOutputsFor(job), vars: varsFor(job), secrets: {}, env: {} },
+    expressions: {
+      steps: stepOutputsFor(job),
+      vars: varsFor(job),
+      secrets: {},
+      env: {},
+      ...(job.matrix ? { matrix: job.matrix } : {})
+    },
     seed: seedWith(shas)
   }
   const file = job.with['deployments-file']

@@ -25,6 +25,8 @@ export interface DocumentedJob {
    * Actions"); `with` then holds its flags as written, unexpanded
    */
   pipeline?: Pipeline
+  /** the first combination of the job's `strategy.matrix` (`${{ matrix.* }}`), when it has one */
+  matrix?: Record<string, unknown>
 }
 
 /** One workflow or snippet that shows the action, as a user copies it. */
@@ -174,16 +176,22 @@ export function documentedJobs(root = projectRoot()): DocumentedJob[] {
 
 /** The steps of ours in a whole workflow, a job's `steps:` list, or a single step. */
 function jobsOf({ source, shape, document }: DocumentedSource): DocumentedJob[] {
-  const workflow = document as { on?: unknown; jobs?: Record<string, { steps?: Step[] }> }
+  const workflow = document as {
+    on?: unknown
+    jobs?: Record<string, { steps?: Step[]; strategy?: { matrix?: Record<string, unknown> } }>
+  }
   const eventName = (shape === 'workflow' ? firstEvent(workflow.on) : undefined) ?? 'push'
-  const stepLists: Step[][] =
+  const stepLists: Array<[Step[], Record<string, unknown> | undefined]> =
     shape === 'steps'
-      ? [document as Step[]]
+      ? [[document as Step[], undefined]]
       : shape === 'step'
-        ? [[document as Step]]
-        : Object.values(workflow.jobs ?? {}).map(job => job.steps ?? [])
+        ? [[[document as Step], undefined]]
+        : Object.values(workflow.jobs ?? {}).map(job => [
+            job.steps ?? [],
+            firstCombination(job.strategy?.matrix)
+          ])
   const jobs: DocumentedJob[] = []
-  for (const steps of stepLists) {
+  for (const [steps, matrix] of stepLists) {
     steps.forEach((step, index) => {
       if (!isOurs(step)) return
       const checkout = steps.slice(0, index).find(s => /^actions\/checkout@/.test(s.uses ?? ''))
@@ -195,11 +203,21 @@ function jobsOf({ source, shape, document }: DocumentedSource): DocumentedJob[] 
         ),
         ...(checkout
           ? { checkout: { fetchDepth: Number(checkout.with?.['fetch-depth'] ?? 1) } }
-          : {})
+          : {}),
+        ...(matrix ? { matrix } : {})
       })
     })
   }
   return jobs
+}
+
+/** A matrix's first job: the first value of each list (`include` / `exclude` left aside). */
+function firstCombination(matrix: Record<string, unknown> | undefined) {
+  if (!matrix) return undefined
+  const entries = Object.entries(matrix).filter(
+    ([name]) => name !== 'include' && name !== 'exclude'
+  )
+  return Object.fromEntries(entries.map(([name, values]) => [name, (values as unknown[])[0]]))
 }
 
 function firstEvent(on: unknown): string | undefined {

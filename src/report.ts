@@ -31,9 +31,11 @@ export function renderSummary(
     ? `Cancelled (${result.cancelled}): ${result.done.length > 0 ? 'recorded in part' : 'nothing was written'}`
     : result.dryRun
       ? 'Dry run: nothing was written'
-      : result.failures.length > 0
-        ? 'Deployment recorded in part'
-        : 'Deployment recorded'
+      : result.labelsOnly
+        ? labelsTitle(result)
+        : result.failures.length > 0
+          ? 'Deployment recorded in part'
+          : 'Deployment recorded'
   out.push(`## ${title}`, '')
   if (result.cancelled) {
     out.push(
@@ -159,8 +161,13 @@ export function renderSummary(
     for (const l of result.labeled.slice(0, MAX_SUMMARY_ROWS)) {
       const names = (list: string[]) =>
         list.length > 0 ? list.map(n => `\`${cell(n)}\``).join(', ') : 'already done'
+      // What this run took off; what it found already gone (someone else's removal) said apart.
+      const removed = [
+        ...(l.removed.length > 0 ? [names(l.removed)] : []),
+        ...(l.gone?.length ? [`${names(l.gone)} already gone`] : [])
+      ]
       out.push(
-        `| #${l.number} | ${names(l.added)} | ${l.removed.length > 0 ? names(l.removed) : '-'} |`
+        `| #${l.number} | ${names(l.added)} | ${removed.length > 0 ? removed.join('; ') : '-'} |`
       )
     }
     if (result.labeled.length > MAX_SUMMARY_ROWS)
@@ -193,6 +200,12 @@ function firstRows<T>(items: readonly T[], line: (item: T) => string): string[] 
   if (items.length > MAX_SUMMARY_ROWS)
     rows.push(`- ... and ${items.length - MAX_SUMMARY_ROWS} more (the log has them all)`)
   return rows
+}
+
+/** A run with only labels to apply is titled by what it did to them, never "Deployment recorded". */
+function labelsTitle(result: RunResult): string {
+  if (result.failures.length === 0) return 'Labels applied'
+  return result.labeled.length > 0 ? 'Labels applied in part' : 'Labels not applied'
 }
 
 /** A summary is for reading: a 5000-deployment cluster shows its first rows and a count. */

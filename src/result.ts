@@ -42,8 +42,13 @@ export interface LabelResultItem {
   number: number
   /** labels of `labels` the target did not carry before (as the user spelled them) */
   added: string[]
-  /** labels of `remove-labels` taken off (as the target spelled them) */
+  /** labels of `remove-labels` this run took off (as the target spelled them) */
   removed: string[]
+  /**
+   * labels of `remove-labels` the target carried when read but were gone when this run's DELETE
+   * came (404, or a re-read after a rate-limit wait): someone else took them off. Only when any.
+   */
+  gone?: string[]
 }
 
 export interface RunResult {
@@ -73,6 +78,8 @@ export interface RunResult {
   /** The run was cancelled (the signal that asked, e.g. SIGINT) and stopped at a safe point. */
   cancelled?: string
   requests: { reads: number; writes: number }
+  /** The step had only labels to apply (no record, no cluster): its summary is titled so. */
+  labelsOnly?: boolean
 }
 
 /** A result before anything was done; `requests` is the client's live count. */

@@ -71,6 +71,7 @@ export async function run(inputs: Inputs, options: RunOptions = {}): Promise<Run
       `Requests go through the proxy ${client.proxy} (HTTPS_PROXY / HTTP_PROXY), except to loopback and hosts NO_PROXY names`
     )
   const result = emptyResult(dryRun, client.counts)
+  if (!inputs.artifact && !inputs.cluster) result.labelsOnly = true
   const org = connection.org
 
   const jobs: Job[] = []

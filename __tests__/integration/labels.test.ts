@@ -73,8 +73,8 @@ test('one POST with all labels per target (the add endpoint), one DELETE per pre
     pulls: { [REPO]: [{ number: 12, labels: ['keep', 'deployed:staging', 'deployed:canary'] }] }
   })
   // The canary label goes away between the read and the DELETE: its 404 is fine, and the label
-  // counts as removed (it was there when read and is gone). The fault stands in for that other
-  // hand, so the emulator's own state still lists the label below.
+  // is reported as already gone, not removed: this run did not take it off (issue 22). The fault
+  // stands in for that other hand, so the emulator's own state still lists the label below.
   emulator.addFault({
     method: 'DELETE',
     path: `${R}/issues/12/labels/deployed:canary`,
@@ -101,7 +101,8 @@ test('one POST with all labels per target (the add endpoint), one DELETE per pre
     {
       number: 12,
       added: ['deployed:production', 'rolled-out'],
-      removed: ['deployed:staging', 'deployed:canary']
+      removed: ['deployed:staging'],
+      gone: ['deployed:canary']
     }
   ])
   // Labels others set stay (no replace); the add endpoint created the missing labels.

@@ -25,7 +25,11 @@ import { ScaledClock } from '../../__fixtures__/scaled-clock.js'
 import type { Emulator, Fault, RecordedRequest } from '../../emulator/index.js'
 import type { Clock } from '../../src/client/clock.js'
 import { MAX_REDIRECTS } from '../../src/client/client.js'
-import { RESET_MARGIN_MS, UNTIMED_RATE_LIMIT_WAIT_MS } from '../../src/client/retry-policy.js'
+import {
+  MAX_RATE_LIMIT_WAITS,
+  RESET_MARGIN_MS,
+  UNTIMED_RATE_LIMIT_WAIT_MS
+} from '../../src/client/retry-policy.js'
 import { parseInputs, type RawInputs } from '../../src/inputs/index.js'
 import { toOutputs } from '../../src/report.js'
 import { run } from '../../src/run.js'
@@ -218,6 +222,8 @@ interface FaultCase {
   redirect?: boolean
   /** Checks on the sleeps (the client's waits) of a surviving case. */
   waits?: (sleeps: number[]) => void
+  /** A rate limit: its waits have their own budget (MAX_RATE_LIMIT_WAITS), not `max-retries`. */
+  rateLimit?: boolean
 }
 
 const RATE_LIMIT_MESSAGE = 'You have exceeded a secondary rate limit. Please wait a few minutes.'
@@ -237,6 +243,7 @@ const FAULTS: FaultCase[] = [
   { name: 'truncated body', lostAfterSend: true, fault: () => ({ kind: 'truncate' }) },
   {
     name: '429 with retry-after',
+    rateLimit: true,
     fault: () => ({
       kind: 'status',
       status: 429,
@@ -247,6 +254,7 @@ const FAULTS: FaultCase[] = [
   },
   {
     name: '403 secondary limit without headers',
+    rateLimit: true,
     fault: () => ({ kind: 'status', status: 403, body: { message: RATE_LIMIT_MESSAGE } }),
     // At least a minute, doubling per repeat.
     waits: sleeps =>
@@ -257,6 +265,7 @@ const FAULTS: FaultCase[] = [
   },
   {
     name: '403 primary limit with x-ratelimit-reset',
+    rateLimit: true,
     fault: clock => ({
       kind: 'status',
       status: 403,
@@ -431,7 +440,11 @@ describe.each(matrix)('%s / %s', (_e, _f, endpoint, fc) => {
     fc.waits?.(clock.sleeps)
 
     // The retries were announced, and the token was never logged (debug included).
-    if (!fc.redirect)
+    if (fc.rateLimit)
+      expect(log.text()).toMatch(
+        new RegExp(`rate-limit wait ${times} of at most ${MAX_RATE_LIMIT_WAITS}`)
+      )
+    else if (!fc.redirect)
       // (the retry the lost answer announced was replaced by the lookup when it found the write)
       expect(log.text()).toMatch(new RegExp(`retry ${foundByLookup ? 1 : times} of ${MAX_RETRIES}`))
     if (foundByLookup)
@@ -448,7 +461,8 @@ describe.each(matrix)('%s / %s', (_e, _f, endpoint, fc) => {
 // ---------------------------------------------------------------------------------------------
 // Faults outnumber max-retries: the step fails, names the attempts, duplicates nothing
 
-const EXHAUSTIBLE = FAULTS.filter(f => !f.redirect && !f.loseAnswer && !f.committed)
+// Rate limits are not spent by `max-retries` (their own budget: the test after this one).
+const EXHAUSTIBLE = FAULTS.filter(f => !f.redirect && !f.loseAnswer && !f.committed && !f.rateLimit)
 const exhausted = ENDPOINTS.flatMap(endpoint =>
   EXHAUSTIBLE.filter(
     // One hang case is enough: each costs real time (the timeout, per attempt).
@@ -493,6 +507,26 @@ describe.each(exhausted)('%s / %s, once more than max-retries', (_e, _f, endpoin
     figures.faultsFailedAsExpected += injected
   })
 })
+
+describe.each(ENDPOINTS.map(e => [e.name, e] as const))(
+  '%s / 429 with retry-after, once more than the rate-limit budget',
+  (_e, endpoint) => {
+    test('fails the step after MAX_RATE_LIMIT_WAITS waits, whatever max-retries says, and writes nothing twice', async () => {
+      const fc = FAULTS.find(f => f.name === '429 with retry-after') as FaultCase
+      const refusals = MAX_RATE_LIMIT_WAITS + 1
+      const { result, injected } = await runCase(endpoint, fc, 1, refusals)
+      expect(injected).toBe(refusals)
+      expect(toEndpoint(emulator.requests, endpoint)).toHaveLength(refusals)
+      expect(result.failures).toHaveLength(1)
+      const message = result.failures[0]?.message ?? ''
+      expect(message).toContain(`POST ${endpoint.path}`)
+      expect(message).toContain(`gave up after ${MAX_RATE_LIMIT_WAITS} rate-limit waits`)
+      for (const e of expectedRecords(endpoint.shape).filter(x => x.endpoint === endpoint.path))
+        expect(e.found()).toHaveLength(0)
+      figures.faultsFailedAsExpected += injected
+    })
+  }
+)
 
 // ---------------------------------------------------------------------------------------------
 // Answers that are not what they seem: the step fails at once, says what came, writes nothing
@@ -658,9 +692,11 @@ test('the matrix lost no record and tried every fault', () => {
 
 test('README states the figures this run counted', () => {
   // The whole file ran (not a -t subset): every case above counted itself.
-  expect(figures.cases).toBe(matrix.length + exhausted.length + misleading.length + 1)
+  expect(figures.cases).toBe(
+    matrix.length + exhausted.length + ENDPOINTS.length + misleading.length + 1
+  )
   const stated = statedFigures(
-    /Last run: \*\*(\d+) cases, (\d+) faults tried, (\d+) survived, (\d+) exhausted `max-retries` and failed the step as they should, (\d+) failed it at once as they should, (\d+) records lost, (\d+) duplicated, (\d+) lookups of the storage records after a lost answer\*\*/
+    /Last run: \*\*(\d+) cases, (\d+) faults tried, (\d+) survived, (\d+) exhausted `max-retries` or the rate-limit budget and failed the step as they should, (\d+) failed it at once as they should, (\d+) records lost, (\d+) duplicated, (\d+) lookups of the storage records after a lost answer\*\*/
   )
   expect(stated).toEqual([
     figures.cases,

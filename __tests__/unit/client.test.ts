@@ -3,7 +3,8 @@ import { FakeClock } from '../../__fixtures__/fake-clock.js'
 import { MemoryLog } from '../../__fixtures__/memory-log.js'
 import { MAX_REDIRECTS, ServiceClient, STEP_DEADLINE_MS } from '../../src/client/client.js'
 import { nextLink, splitUrl } from '../../src/client/wire.js'
-import { ServiceError } from '../../src/client/errors.js'
+import { NoLongerNeeded, ServiceError } from '../../src/client/errors.js'
+import { MAX_RATE_LIMIT_WAITS } from '../../src/client/retry-policy.js'
 
 const API = 'https://api.example.test'
 const TOKEN = 'ghs_secret_token_value'
@@ -170,7 +171,76 @@ describe('retries', () => {
     on('GET', '/r', limited, limited, { status: 200, body: {} })
     await client.request('GET', '/r')
     expect(clock.sleeps).toEqual([60_000, 120_000])
-    expect(log.text()).toMatch(/rate limited \(403\); retry 1 of 3 in 60 s/)
+    expect(log.text()).toMatch(
+      /rate limited \(403\): the secondary rate limit is shared by every job and step that uses this token .*; rate-limit wait 1 of at most 10 in 60 s/
+    )
+  })
+
+  test('rate-limit waits have their own budget: four 2 s refusals with max-retries 1 still succeed', async () => {
+    const { client, on, clock } = setup({ maxRetries: 1 })
+    const limited = {
+      status: 403,
+      headers: { 'retry-after': '2' },
+      body: { message: 'secondary rate limit' }
+    }
+    on('POST', '/w', limited, limited, limited, limited, { status: 201, body: { ok: true } })
+    await expect(client.request('POST', '/w', { body: {} })).resolves.toMatchObject({ status: 201 })
+    expect(clock.sleeps.filter(ms => ms === 2000)).toHaveLength(4)
+    expect(client.rateLimitWaits).toBe(4)
+  })
+
+  test('rate-limit waits give up after MAX_RATE_LIMIT_WAITS, saying so', async () => {
+    const { client, on } = setup({ maxRetries: 0 })
+    const limited = { status: 429, headers: { 'retry-after': '1' }, body: {} }
+    on('GET', '/r', ...Array.from({ length: MAX_RATE_LIMIT_WAITS + 1 }, () => limited))
+    const error = await client.request('GET', '/r').catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ServiceError)
+    expect((error as ServiceError).attempts).toBe(MAX_RATE_LIMIT_WAITS + 1)
+    expect((error as ServiceError).message).toMatch(
+      new RegExp(`gave up after ${MAX_RATE_LIMIT_WAITS} rate-limit waits`)
+    )
+  })
+
+  test('after a rate-limit wait, stillNeeded is asked before sending again; its reads go through', async () => {
+    const { client, on, seen } = setup()
+    const limited = {
+      status: 403,
+      headers: { 'retry-after': '1' },
+      body: { message: 'secondary rate limit' }
+    }
+    on('POST', '/w', limited)
+    on('GET', '/state', { status: 200, body: { done: true } })
+    const asked: unknown[] = []
+    const error = await client
+      .request('POST', '/w', {
+        body: {},
+        stillNeeded: async () => {
+          const state = await client.request<{ done: boolean }>('GET', '/state')
+          asked.push(state.body)
+          return !state.body.done
+        }
+      })
+      .catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(NoLongerNeeded)
+    expect(asked).toEqual([{ done: true }])
+    expect(seen.map(s => `${s.method} ${s.path}`)).toEqual(['POST /w', 'GET /state'])
+  })
+
+  test('unanswered counts only attempts sent without an answer, not refusals', async () => {
+    const { client, on } = setup({ maxRetries: 1 })
+    const limited = {
+      status: 403,
+      headers: { 'retry-after': '1' },
+      body: { message: 'secondary rate limit' }
+    }
+    on('POST', '/jobs', limited, { status: 409, body: { message: 'busy' } })
+    const refused = (await client
+      .request('POST', '/jobs', { body: {} })
+      .catch(e => e)) as ServiceError
+    expect([refused.status, refused.attempts, refused.unanswered]).toEqual([409, 2, 0])
+    on('POST', '/jobs', new Error('socket hang up'), { status: 409, body: { message: 'busy' } })
+    const lost = (await client.request('POST', '/jobs', { body: {} }).catch(e => e)) as ServiceError
+    expect([lost.status, lost.unanswered]).toEqual([409, 1])
   })
 
   test('a primary limit waits until x-ratelimit-reset', async () => {

@@ -18,6 +18,7 @@ test('there is an example for each common job', () => {
   expect(files.sort()).toEqual([
     'decommission.yml',
     'label-staging.yml',
+    'matrix-deploy.yml',
     'preview.yml',
     'promote-with-labels.yml',
     'record-cluster-kubectl.yml',

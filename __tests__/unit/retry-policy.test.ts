@@ -3,6 +3,8 @@ import {
   classify,
   decideRetry,
   MAX_RATE_LIMIT_WAIT_MS,
+  MAX_RATE_LIMIT_WAITS,
+  SHARED_LIMIT,
   type Outcome,
   type RetryContext
 } from '../../src/client/retry-policy.js'
@@ -146,6 +148,29 @@ describe('decideRetry', () => {
   test('an untimed limit that doubles past 15 minutes gives up', () => {
     const d = decideRetry(response(429), ctx({ untimedRateLimits: 4, retriesMade: 0 }))
     expect(d.retry).toBe(false)
+  })
+
+  test('rate-limit waits have their own budget: max-retries 0 still waits, up to MAX_RATE_LIMIT_WAITS', () => {
+    const limited = response(403, { 'retry-after': '2' }, 'secondary rate limit')
+    for (const n of [0, 3, MAX_RATE_LIMIT_WAITS - 1])
+      expect(decideRetry(limited, ctx({ maxRetries: 0, rateLimitWaits: n }))).toMatchObject({
+        retry: true,
+        waitMs: 2000
+      })
+    const last = decideRetry(limited, ctx({ maxRetries: 10, rateLimitWaits: MAX_RATE_LIMIT_WAITS }))
+    expect(last).toMatchObject({ retry: false, failure: 'rate-limit' })
+    expect(last.reason).toContain(`gave up after ${MAX_RATE_LIMIT_WAITS} rate-limit waits`)
+  })
+
+  test('a secondary limit says it is shared by every job on the token; a primary one does not', () => {
+    const secondary = decideRetry(response(403, {}, 'secondary rate limit'), ctx())
+    expect(secondary.reason).toContain(SHARED_LIMIT)
+    const primary = decideRetry(
+      response(403, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(NOW / 1000 + 5) }),
+      ctx()
+    )
+    expect(primary.reason).not.toContain(SHARED_LIMIT)
+    expect(SHARED_LIMIT).toMatch(/every job .* this token/)
   })
 
   test('max-retries counts retries after the first attempt', () => {

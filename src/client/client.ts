@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici'
 import { Dispatchers } from './agent.js'
 import { CancelledError, type Cancellation } from './cancel.js'
 import { systemClock, type Clock } from './clock.js'
-import type { ServiceError } from './errors.js'
+import { NoLongerNeeded, type ServiceError } from './errors.js'
 import {
   noAnswer,
   pastDeadline,
@@ -20,7 +20,7 @@ import {
 import { silentLog, type Log } from './log.js'
 import { stopIfAnswerLost, type LostAnswerOptions } from './lost-answer.js'
 import { isWrite, WritePacer } from './pacer.js'
-import { decideRetry, type FailureClass } from './retry-policy.js'
+import { decideRetry, MAX_RATE_LIMIT_WAITS, type FailureClass } from './retry-policy.js'
 import {
   REDIRECTS,
   flattenHeaders,
@@ -69,6 +69,11 @@ export interface ClientOptions {
 export interface RequestOptions {
   body?: unknown
   headers?: Record<string, string>
+  /**
+   * Asked after a rate-limit wait, before the request is sent again (its own requests go straight
+   * through): false, and the request ends in `NoLongerNeeded` instead (another job did it meanwhile).
+   */
+  stillNeeded?: () => Promise<boolean>
   /** a write not safe to repeat: a lost answer ends the call instead of a resend (lost-answer.ts) */
   lostAnswer?: LostAnswerOptions
 }
@@ -98,13 +103,17 @@ export class ServiceClient {
   readonly proxy?: string
   private readonly failures: FailureContext
   private readonly clock: Clock
-  private readonly random: () => number
+  /** uniform in [0, 1): the jitter of backoffs, shared with the cluster's busy retries */
+  readonly random: () => number
   private readonly timeoutMs: number
   private readonly log: Log
   private readonly pacer: WritePacer
   private readonly permanentRedirects = new Map<string, string>()
   private queue: Promise<unknown> = Promise.resolve()
+  private checking = 0
   private readonly startedAt: number
+  /** Rate-limit waits the run has sat through, every request's together. */
+  rateLimitWaits = 0
 
   constructor(private readonly options: ClientOptions) {
     const base = splitUrl(options.baseUrl)
@@ -139,6 +148,7 @@ export class ServiceClient {
     path: string,
     options: RequestOptions = {}
   ): Promise<ServiceResponse<T>> {
+    if (this.checking > 0) return this.execute<T>(method.toUpperCase(), path, options)
     const next = this.queue.then(() => this.execute<T>(method.toUpperCase(), path, options))
     this.queue = next.catch(() => undefined)
     return next
@@ -206,6 +216,8 @@ export class ServiceClient {
     let reachedService = false
     let retriesMade = options.lostAnswer?.retriesMade ?? 0
     let untimedRateLimits = 0
+    let rateLimitWaits = 0
+    let unanswered = 0 // attempts sent without an answer: the service may have applied them
 
     for (;;) {
       const cancellation = this.options.cancellation
@@ -239,29 +251,48 @@ export class ServiceClient {
         }
       }
 
-      if (failed.kind !== 'network' || unreachableCause(failed.error) === undefined)
+      if (failed.kind !== 'network' || unreachableCause(failed.error) === undefined) {
         reachedService = true
+        if (failed.kind !== 'response') unanswered++
+      }
       const outcome = toOutcome(failed)
-      const decision = decideRetry(outcome, this.context(retriesMade, untimedRateLimits))
+      const decision = decideRetry(
+        outcome,
+        this.context(retriesMade, untimedRateLimits, rateLimitWaits)
+      )
+      const attempts = retriesMade + rateLimitWaits
       if (!decision.retry) {
         const elsewhere =
           how !== undefined && this.isElsewhere(url)
             ? { origin: splitUrl(url).origin, how }
             : undefined
-        throw this.failure(method, displayPath, url, failed, retriesMade, decision, {
+        const error = this.failure(method, displayPath, url, failed, attempts, decision, {
           reachedService,
           elsewhere
         })
+        error.unanswered = unanswered
+        throw error
       }
-      if (decision.failure === 'rate-limit' && outcome.kind === 'response') {
+      const rateLimited = decision.failure === 'rate-limit'
+      if (rateLimited && outcome.kind === 'response') {
         const named =
           outcome.headers['retry-after'] ?? outcome.headers['x-ratelimit-remaining'] === '0'
         if (!named) untimedRateLimits++
       }
-      await this.waitBeforeRetry(method, displayPath, decision.reason, decision.waitMs, retriesMade)
-      retriesMade++
-      if (options.lostAnswer)
-        stopIfAnswerLost(failed, sentMethod, displayPath, decision, retriesMade)
+      const which = rateLimited
+        ? `rate-limit wait ${rateLimitWaits + 1} of at most ${MAX_RATE_LIMIT_WAITS}`
+        : `retry ${retriesMade + 1} of ${this.options.maxRetries}`
+      await this.waitBeforeRetry(method, displayPath, decision, attempts, which)
+      if (!rateLimited) {
+        retriesMade++
+        if (options.lostAnswer)
+          stopIfAnswerLost(failed, sentMethod, displayPath, decision, retriesMade)
+        continue
+      }
+      rateLimitWaits++
+      this.rateLimitWaits++
+      if (options.stillNeeded && !(await this.recheck(options.stillNeeded)))
+        throw new NoLongerNeeded(method, displayPath)
     }
   }
 
@@ -276,16 +307,8 @@ export class ServiceClient {
   ): ServiceError {
     const attempts = retriesMade + 1
     if (failed.kind === 'response') {
-      const { elsewhere } = where
-      return responseFailure(
-        this.failures,
-        method,
-        displayPath,
-        failed,
-        attempts,
-        decision,
-        elsewhere
-      )
+      const f = this.failures
+      return responseFailure(f, method, displayPath, failed, attempts, decision, where.elsewhere)
     }
     const route = this.dispatchers.route(splitUrl(url).origin)
     const proxy = 'proxy' in route ? route.proxy : undefined
@@ -294,13 +317,20 @@ export class ServiceClient {
     return noAnswer(this.failures, method, displayPath, decision.reason, attempts, proxy)
   }
 
+  /** A `stillNeeded` check: its requests go straight through (the waiting request holds the queue). */
+  private async recheck(check: () => Promise<boolean>): Promise<boolean> {
+    this.checking++
+    return check().finally(() => this.checking--)
+  }
+
   private isElsewhere(url: string): boolean {
     return splitUrl(url).origin !== this.origin
   }
 
-  private context(retriesMade: number, untimedRateLimits: number) {
+  private context(retriesMade: number, untimedRateLimits: number, rateLimitWaits: number) {
     return {
       retriesMade,
+      rateLimitWaits,
       maxRetries: this.options.maxRetries,
       now: this.clock.now(),
       random: this.random,
@@ -311,9 +341,9 @@ export class ServiceClient {
   private async waitBeforeRetry(
     method: string,
     displayPath: string,
-    reason: string,
-    waitMs: number,
-    retriesMade: number
+    { reason, waitMs }: { reason: string; waitMs: number },
+    retriesMade: number,
+    which: string
   ): Promise<void> {
     if (this.clock.now() + waitMs - this.startedAt > STEP_DEADLINE_MS) {
       const deadline = `the step's ${STEP_DEADLINE_MS / 60000} minute deadline for retries`
@@ -324,10 +354,7 @@ export class ServiceClient {
         retriesMade + 1
       )
     }
-    this.log.info(
-      `${method} ${displayPath}: ${reason}; retry ${retriesMade + 1} of ${this.options.maxRetries} ` +
-        `in ${formatSeconds(waitMs)}`
-    )
+    this.log.info(`${method} ${displayPath}: ${reason}; ${which} in ${formatSeconds(waitMs)}`)
     await this.clock.sleep(waitMs)
   }
 

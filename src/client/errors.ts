@@ -38,6 +38,11 @@ export class ServiceError extends Error {
   readonly attempts: number
   readonly fatal: boolean
   readonly notTheApi: boolean
+  /**
+   * Attempts that were sent and got no answer (a timeout, a connection cut after sending): only
+   * those may have been applied by the service. Set by the client; 0 when every attempt was answered.
+   */
+  unanswered = 0
 
   constructor(details: ServiceErrorDetails) {
     super(formatServiceError(details))
@@ -62,6 +67,21 @@ export class ServiceError extends Error {
  */
 export function isApiStatus(error: unknown, ...statuses: number[]): error is ServiceError {
   return error instanceof ServiceError && !error.notTheApi && statuses.includes(error.status)
+}
+
+/**
+ * A write not sent again after a rate-limit wait: what it would change was already done (by
+ * another job on the same target, most often another job of a matrix). Thrown by the client when
+ * the request's `stillNeeded` says so.
+ */
+export class NoLongerNeeded extends Error {
+  constructor(
+    readonly method: string,
+    readonly path: string
+  ) {
+    super(`${method} ${path}: not sent again after the rate-limit wait; no longer needed`)
+    this.name = 'NoLongerNeeded'
+  }
 }
 
 function formatServiceError(d: ServiceErrorDetails): string {

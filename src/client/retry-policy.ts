@@ -7,6 +7,15 @@ export const BACKOFF_CAP_MS = 30 * 1000
 export const UNTIMED_RATE_LIMIT_WAIT_MS = 60 * 1000
 /** Added to `x-ratelimit-reset` because the reset second is rounded and clocks drift. */
 export const RESET_MARGIN_MS = 1000
+/**
+ * Rate-limit waits one request sits through before it gives up, as the service asks ("give up
+ * after a set number"). Their own budget: `max-retries` counts transient failures only, so four
+ * refusals asking 2 s each are waited out whatever `max-retries` says.
+ */
+export const MAX_RATE_LIMIT_WAITS = 10
+/** Said with every secondary-limit line: a matrix's jobs all spend the same token's limit. */
+export const SHARED_LIMIT =
+  'the secondary rate limit is shared by every job and step that uses this token (all the jobs of a matrix included)'
 
 export const TRANSIENT_STATUSES = new Set([500, 502, 503, 504])
 
@@ -16,7 +25,7 @@ export type Outcome =
   | { kind: 'timeout'; error: Error }
 
 export interface RetryContext {
-  /** Retries already made for this request: 0 when the first attempt just failed. */
+  /** Retries after transient failures already made for this request: 0 when none. */
   retriesMade: number
   maxRetries: number
   /** Milliseconds since the epoch. */
@@ -25,6 +34,8 @@ export interface RetryContext {
   random: () => number
   /** Rate limits that named no time, seen before for this request: each one doubles the wait. */
   untimedRateLimits: number
+  /** Rate-limit waits already made for this request (any kind): their own budget, not `maxRetries`. */
+  rateLimitWaits?: number
 }
 
 export type FailureClass = 'transient' | 'rate-limit' | 'permanent'
@@ -70,7 +81,9 @@ export function decideRetry(outcome: Outcome, ctx: RetryContext): RetryDecision 
   } else {
     const timed = rateLimitWait(outcome, ctx.now)
     waitMs = timed ?? UNTIMED_RATE_LIMIT_WAIT_MS * 2 ** ctx.untimedRateLimits
-    reason = `rate limited (${statusOf(outcome)})`
+    const primary = outcome.kind === 'response' && outcome.headers['x-ratelimit-remaining'] === '0'
+    const whose = primary ? "the token's request quota is used up" : SHARED_LIMIT
+    reason = `rate limited (${statusOf(outcome)}): ${whose}`
     if (waitMs > MAX_RATE_LIMIT_WAIT_MS) {
       const resetAt = new Date(ctx.now + waitMs).toISOString()
       return {
@@ -78,9 +91,19 @@ export function decideRetry(outcome: Outcome, ctx: RetryContext): RetryDecision 
         failure,
         reason:
           `rate limit: it resets at ${resetAt}, in ${Math.ceil(waitMs / 60000)} minutes, ` +
-          `longer than the ${MAX_RATE_LIMIT_WAIT_MS / 60000} minutes this step waits; run it again after that`
+          `longer than the ${MAX_RATE_LIMIT_WAIT_MS / 60000} minutes this step waits; run it again after that` +
+          (primary ? '' : ` (${SHARED_LIMIT})`)
       }
     }
+    const waited = ctx.rateLimitWaits ?? 0
+    if (waited >= MAX_RATE_LIMIT_WAITS) {
+      return {
+        retry: false,
+        failure,
+        reason: `${reason}; gave up after ${waited} rate-limit waits for this request`
+      }
+    }
+    return { retry: true, waitMs: Math.round(waitMs), failure, reason }
   }
 
   if (ctx.retriesMade >= ctx.maxRetries) {

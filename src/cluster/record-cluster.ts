@@ -2,7 +2,7 @@
 // accounting of rejected deployments and the wait for a busy cluster; the preview reads the same.
 import { CancelledError } from '../client/cancel.js'
 import type { Clock } from '../client/clock.js'
-import { ServiceError } from '../client/errors.js'
+import { NoLongerNeeded, ServiceError } from '../client/errors.js'
 import type { Log } from '../client/log.js'
 import type { RecordEffect } from '../result.js'
 import type { ClusterInputs } from './inputs.js'
@@ -32,6 +32,19 @@ export const MIN_POLL_MS = 1000
  */
 export const UNSEEN_JOB_POLLS = 5
 export const POLL_GROWTH = 1.5
+/**
+ * A busy cluster (409) is tried again sooner than the poll schedule, with jitter, so that the runs
+ * of a matrix queued on one cluster take it soon after it frees: the wait grows from 2 s by half
+ * per try to at most 10 s, each a random point between half and all of that (every try is a write,
+ * so not sooner still: ten runs trying every 5-10 s stay under a minute's shared write limit).
+ */
+export const BUSY_RETRY_FIRST_MS = 2000
+export const BUSY_RETRY_MAX_MS = 10_000
+/**
+ * A job is created only while this much of `job-timeout` is left, so the step polls what it
+ * creates at least once; at the deadline it gives up without creating one it would not wait for.
+ */
+export const MIN_JOB_WAIT_MS = FIRST_POLL_MS
 /** The dry run reads the records of at most this many digests: a read each. */
 export const MAX_DIGESTS_READ = 50
 
@@ -57,6 +70,12 @@ export class ClusterJobError extends Error {
     super(message ?? (cause instanceof Error ? cause.message : String(cause)))
     this.name = 'ClusterJobError'
   }
+}
+
+/** Wait before trying a busy cluster again: between half and all of a ceiling growing 2 s to 10 s. */
+export function busyRetryDelay(tries: number, random: () => number): number {
+  const ceiling = Math.min(BUSY_RETRY_MAX_MS, BUSY_RETRY_FIRST_MS * POLL_GROWTH ** tries)
+  return Math.round(ceiling / 2 + random() * (ceiling / 2))
 }
 
 /**
@@ -203,11 +222,24 @@ async function createJobWhenFree(
   log: Log,
   deadline: number
 ): Promise<{ jobId?: number; errors: SkippedDeployment[]; warning?: string }> {
-  let delay: number | undefined
+  let tries = 0
   let ownJobLikely = false
+  const busyTooLong = () =>
+    new Error(
+      ownJobLikely
+        ? `the answer to creating the job for cluster ${inputs.cluster} was lost, and a job (most likely ` +
+            `that one) kept the cluster busy for the whole job-timeout (${inputs.jobTimeoutSeconds} s): its ` +
+            'id is unknown, so the records it writes cannot be confirmed; run the step again when it has ' +
+            'finished (the records are upserted, nothing is duplicated), or raise `job-timeout`'
+        : `another job kept cluster ${inputs.cluster} busy for the whole job-timeout (${inputs.jobTimeoutSeconds} s), ` +
+            'so no job was created; run the step again when it has finished, or raise `job-timeout` ' +
+            '(README: Many jobs at once)'
+    )
+  // After a rate-limit wait, a job is created only if the step will still wait for it.
+  const stillNeeded = () => Promise.resolve(deadline - clock.now() >= MIN_JOB_WAIT_MS)
   for (;;) {
     try {
-      const created = await createClusterJob(client, org, inputs.cluster, body)
+      const created = await createClusterJob(client, org, inputs.cluster, body, stillNeeded)
       if (ownJobLikely && created.jobId !== undefined)
         log.info(
           `Job ${created.jobId} created for cluster ${inputs.cluster}: the deployments were submitted again ` +
@@ -215,8 +247,15 @@ async function createJobWhenFree(
         )
       return created
     } catch (error) {
+      if (error instanceof NoLongerNeeded)
+        throw new Error(
+          `rate-limit waits left less than ${MIN_JOB_WAIT_MS / 1000} s of job-timeout (${inputs.jobTimeoutSeconds} s) ` +
+            `for the job of cluster ${inputs.cluster}, so no job was created; run the step again, or raise \`job-timeout\``
+        )
       if (!(error instanceof ServiceError) || error.status !== 409) throw error
-      if (error.attempts > 1 && !ownJobLikely) {
+      // Only an attempt sent without an answer may have created a job of ours; a 409 after a
+      // refusal (a rate limit, a 5xx) is another job's.
+      if (error.unanswered > 0 && !ownJobLikely) {
         ownJobLikely = true
         log.warning(
           `Cluster ${inputs.cluster}: the answer to creating the job was lost, and the retry found a job in ` +
@@ -225,21 +264,12 @@ async function createJobWhenFree(
             'are upserted by their key, so the second job rewrites the same records).'
         )
       }
-      delay = nextPollDelay(delay)
-      const left = deadline - clock.now()
-      if (left <= 0) {
-        throw new Error(
-          ownJobLikely
-            ? `the answer to creating the job for cluster ${inputs.cluster} was lost, and a job (most likely ` +
-                `that one) kept the cluster busy for the whole job-timeout (${inputs.jobTimeoutSeconds} s): its ` +
-                'id is unknown, so the records it writes cannot be confirmed; run the step again when it has ' +
-                'finished (the records are upserted, nothing is duplicated), or raise `job-timeout`'
-            : `another job kept cluster ${inputs.cluster} busy for the whole job-timeout (${inputs.jobTimeoutSeconds} s); ` +
-                'run the step again when it has finished, or raise `job-timeout`'
-        )
-      }
+      const delay = busyRetryDelay(tries++, client.random)
+      // The next try must leave time to follow the job it may create: none at the deadline.
+      const left = deadline - clock.now() - MIN_JOB_WAIT_MS
+      if (left <= 0) throw busyTooLong()
       log.info(
-        `A job is already in progress for cluster ${inputs.cluster}; trying again in ${Math.round(Math.min(delay, left) / 1000)} s ` +
+        `A job is already in progress for cluster ${inputs.cluster}; trying again in ${(Math.min(delay, left) / 1000).toFixed(1)} s ` +
           `(up to ${Math.round(left / 1000)} s more)`
       )
       await clock.sleep(Math.min(delay, left))
@@ -300,11 +330,12 @@ async function pollJob(
   let delay: number | undefined
   let hint: number | undefined
   let notYetVisible = 0
-  for (;;) {
+  for (let polls = 0; ; polls++) {
     delay = nextPollDelay(delay, hint)
     const left = deadline - clock.now()
-    if (left <= 0) return { lastStatus }
-    await clock.sleep(Math.min(delay, left))
+    // A job the step created is polled at least once, even when its creation ended late.
+    if (left <= 0 && polls > 0) return { lastStatus }
+    await clock.sleep(Math.max(0, Math.min(delay, left)))
     let poll: Awaited<ReturnType<typeof getClusterJob>>
     try {
       poll = await getClusterJob(client, org, cluster, jobId, etag)

@@ -1,4 +1,7 @@
+// Over 300 lines on purpose: the labels job whole (labels described, targets found, each target
+// read and written, re-read after a rate-limit wait); split, each part would pass the result around.
 import type { ServiceClient } from '../client/client.js'
+import { NoLongerNeeded } from '../client/errors.js'
 import type { Log } from '../client/log.js'
 import {
   isFatal,
@@ -265,22 +268,58 @@ async function labelTarget(
     return
   }
 
-  if (missing.length > 0) await addIssueLabels(client, owner, repo, number, inputs.labels)
-  const removed: string[] = []
-  for (const name of toRemove) {
+  // After a rate-limit wait (most often other jobs of a matrix on the same token), the target is
+  // read again before a write is sent again: what another job did meanwhile is not re-sent.
+  const reread = async () => {
+    const now = new Set<string>()
+    for (const label of await listIssueLabels(client, owner, repo, number))
+      now.add(label.name.toLowerCase())
+    return now
+  }
+  const waitsAtRead = client.rateLimitWaits
+  let added = missing
+  if (missing.length > 0) {
     try {
-      // The target carried it when read; a 404 now means it is gone all the same (someone else
-      // took it off, or our own earlier attempt did and its answer was lost): it is removed.
-      await removeIssueLabel(client, owner, repo, number, name)
-      removed.push(name)
+      await addIssueLabels(client, owner, repo, number, inputs.labels, async () => {
+        const now = await reread()
+        added = missing.filter(name => !now.has(name.toLowerCase()))
+        return added.length > 0
+      })
     } catch (error) {
-      if (missing.length > 0 && error instanceof Error)
-        error.message = `${missing.join(', ')} added, but removing ${name} failed: ${error.message}`
+      if (!(error instanceof NoLongerNeeded)) throw error
+      log.info(
+        `${capitalize(what)}: ${missing.join(', ')} added meanwhile by another job; not sent again`
+      )
+    }
+  }
+  const removed: string[] = []
+  const gone: string[] = []
+  const carried =
+    toRemove.length > 0 && client.rateLimitWaits > waitsAtRead ? await reread() : undefined
+  for (const name of toRemove) {
+    const lower = name.toLowerCase()
+    try {
+      // A 404 (or a re-read after a rate-limit wait) says it was already gone: someone else took
+      // it off, and this run did not; it is reported as such, not as removed.
+      const took =
+        carried === undefined || carried.has(lower)
+          ? await removeIssueLabel(client, owner, repo, number, name, async () =>
+              (await reread()).has(lower)
+            )
+          : false
+      ;(took ? removed : gone).push(name)
+    } catch (error) {
+      if (added.length > 0 && error instanceof Error)
+        error.message = `${added.join(', ')} added, but removing ${name} failed: ${error.message}`
       throw error
     }
   }
-  result.labeled.push({ number, added: missing, removed })
-  const change = [...missing.map(n => `+${n}`), ...removed.map(n => `-${n}`)].join(', ')
+  result.labeled.push({ number, added, removed, ...(gone.length > 0 ? { gone } : {}) })
+  const change = [
+    ...added.map(n => `+${n}`),
+    ...removed.map(n => `-${n}`),
+    ...gone.map(n => `${n} already gone`)
+  ].join(', ')
   result.done.push(`labeled ${what}${change ? ` (${change})` : ''}`)
   log.info(`${capitalize(what)}: labeled${change ? ` (${change})` : ''}`)
 }

@@ -272,9 +272,11 @@ export async function createClusterJob(
   client: ServiceClient,
   org: string,
   cluster: string,
-  body: ClusterBody
+  body: ClusterBody,
+  stillNeeded?: () => Promise<boolean>
 ): Promise<{ jobId?: number; errors: SkippedDeployment[]; warning?: string }> {
-  const response = await client.request('POST', clusterJobsPath(org, cluster), { body })
+  const path = clusterJobsPath(org, cluster)
+  const response = await client.request('POST', path, { body, stillNeeded })
   const { value, warning } = parseWriteResponse<{
     job_id?: number | null
     errors?: SkippedDeployment[] | null

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
 import type { ServiceClient } from '../client/client.js'
-import { isApiStatus, ServiceError } from '../client/errors.js'
+import { isApiStatus, NoLongerNeeded, ServiceError } from '../client/errors.js'
 import { path, withQuery } from '../client/paths.js'
 import { parseResponse } from './parse.js'
 
@@ -99,27 +99,36 @@ export async function addIssueLabels(
   owner: string,
   repo: string,
   issue: number,
-  labels: string[]
+  labels: string[],
+  stillNeeded?: () => Promise<boolean>
 ): Promise<Label[]> {
   const response = await client.request('POST', issueLabelsPath(owner, repo, issue), {
-    body: { labels }
+    body: { labels },
+    stillNeeded
   })
   return parseResponse(labelList, response.body ?? [], 'issue label list')
 }
 
-/** Takes one label off; `false` when the issue did not carry it (a 404). */
+/**
+ * Takes one label off; `false` when the issue no longer carried it (a 404 to every attempt that
+ * was answered, or a re-read after a rate-limit wait found it gone): this request removed nothing.
+ */
 export async function removeIssueLabel(
   client: ServiceClient,
   owner: string,
   repo: string,
   issue: number,
-  name: string
+  name: string,
+  stillNeeded?: () => Promise<boolean>
 ): Promise<boolean> {
   try {
-    await client.request('DELETE', issueLabelPath(owner, repo, issue, name))
+    await client.request('DELETE', issueLabelPath(owner, repo, issue, name), { stillNeeded })
     return true
   } catch (error) {
-    if (isApiStatus(error, 404)) return false
+    // A 404 from the API after an attempt sent without an answer: that attempt took it off.
+    // Otherwise someone else did, and this run removed nothing.
+    if (isApiStatus(error, 404)) return error.unanswered > 0
+    if (error instanceof NoLongerNeeded) return false
     throw error
   }
 }
