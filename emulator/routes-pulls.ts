@@ -52,8 +52,12 @@ function pullJson(ctx: RouteContext, issue: IssueState) {
     labels: labelsOf(ctx, issue),
     merged: pull.merged,
     merged_at: pull.merged_at,
-    head: { sha: pull.head_sha, ref: pull.head_ref },
-    base: { ref: pull.base_ref }
+    head: {
+      sha: pull.head_sha,
+      ref: pull.head_ref,
+      repo: pull.head_repo === null ? null : { full_name: pull.head_repo ?? ctx.repo }
+    },
+    base: { ref: pull.base_ref, repo: { full_name: ctx.repo } }
   }
   if (ctx.apiVersion !== NO_MERGE_COMMIT_SHA) json.merge_commit_sha = pull.merge_commit_sha
   return json

@@ -36,6 +36,8 @@ export interface SeedPull extends SeedIssue {
   merged_at?: string | null
   head_sha?: string
   head_ref?: string
+  /** a fork's `owner/name` (`null`: a fork deleted since); the repository itself when absent */
+  head_repo?: string | null
   base_ref?: string
   merge_commit_sha?: string | null
 }
@@ -114,6 +116,7 @@ function seedPull(state: EmulatorState, repo: string, seed: SeedPull): void {
     merged_at: seed.merged_at !== undefined ? seed.merged_at : merged ? timestamp() : null,
     head_sha: seed.head_sha ?? fakeSha(`${repo}#${seed.number}:head`),
     head_ref: seed.head_ref ?? `feature-${seed.number}`,
+    ...(seed.head_repo !== undefined ? { head_repo: seed.head_repo } : {}),
     base_ref: seed.base_ref ?? 'main',
     merge_commit_sha:
       seed.merge_commit_sha !== undefined

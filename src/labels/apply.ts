@@ -1,3 +1,5 @@
+// Over 300 lines: one job's whole labeling pass (ensure the labels, find the targets, read and
+// write each) reads best in one place; the finding itself lives in discover.ts.
 import type { ServiceClient } from '../client/client.js'
 import type { Log } from '../client/log.js'
 import {
@@ -21,7 +23,7 @@ import {
   type LabelFields
 } from '../service/labels.js'
 import { discoverLinkedIssues, discoverPullRequests, type DiscoveryContext } from './discover.js'
-import type { Pull } from '../service/pulls.js'
+import { labelsOf, type Pull } from '../service/pulls.js'
 import type { LabelInputs } from './inputs.js'
 
 export type { LabelResultItem }
@@ -51,6 +53,8 @@ export interface ApplyLabelsOptions {
 interface Target {
   number: number
   what: string
+  /** the labels it carried in the answer that found it (discovery's read), so none reads them again */
+  labels?: string[]
 }
 
 const NOT_ATTEMPTED =
@@ -203,7 +207,11 @@ async function findTargets(
     )
     found.notes.forEach(note => log.info(`Labels: ${note}`))
     found.warnings.forEach(warn)
-    pulls = found.numbers.map(number => ({ number, what: `pull request #${number}` }))
+    pulls = found.numbers.map(number => {
+      const pull = known.get(number)
+      const labels = pull && labelsOf(pull)
+      return { number, what: `pull request #${number}`, ...(labels ? { labels } : {}) }
+    })
   } else {
     pulls = inputs.pullRequests.map(number => ({
       number,
@@ -212,10 +220,17 @@ async function findTargets(
   }
   if (!inputs.labelLinkedIssues || pulls.length === 0) return pulls
   const numbers = pulls.map(t => t.number)
-  const linked = await discoverLinkedIssues(client, owner, repo, numbers, numbers, known)
+  const carried = new Map<number, string[]>()
+  const linked = await discoverLinkedIssues(client, owner, repo, numbers, numbers, known, carried)
   linked.notes.forEach(note => log.info(`Labels: ${note}`))
   linked.warnings.forEach(warn)
-  return [...pulls, ...linked.numbers.map(number => ({ number, what: `issue #${number}` }))]
+  return [
+    ...pulls,
+    ...linked.numbers.map(number => {
+      const labels = carried.get(number)
+      return { number, what: `issue #${number}`, ...(labels ? { labels } : {}) }
+    })
+  ]
 }
 
 async function labelTarget(
@@ -230,8 +245,10 @@ async function labelTarget(
 ): Promise<void> {
   const { number, what } = target
   const present = new Map<string, string>()
-  for (const label of await listIssueLabels(client, owner, repo, number))
-    present.set(label.name.toLowerCase(), label.name)
+  // Read once: discovery's answer carried them when it found the target, else one read now.
+  const names =
+    target.labels ?? (await listIssueLabels(client, owner, repo, number)).map(l => l.name)
+  for (const name of names) present.set(name.toLowerCase(), name)
   const missing = inputs.labels.filter(name => !present.has(name.toLowerCase()))
   const toRemove = inputs.removeLabels.flatMap(name => present.get(name.toLowerCase()) ?? [])
 

@@ -9,6 +9,7 @@ import {
   getIssue,
   getPull,
   hasClosedPullsInto,
+  isFromFork,
   isMerged,
   isOfRepository,
   pullsForCommit,
@@ -115,12 +116,14 @@ export async function pullsOfRange(
   const isGathering = (merge: string): Promise<boolean> => {
     let answer = gathering.get(merge)
     if (!answer) {
-      const own = ownerOf(merge)?.number
+      const owning = ownerOf(merge)
+      const own = owning?.number
       const line = shape.branchOf.get(merge) ?? []
-      const branch = ownerOf(merge)?.head?.ref
+      const branch = owning?.head?.ref
+      // A fork's branch gathers no pull request of this repository: no read asks.
       answer = line.some(sha => named.has(sha) && refs.get(sha)?.number !== own)
         ? Promise.resolve(true)
-        : branch === undefined
+        : branch === undefined || (owning !== undefined && isFromFork(owning))
           ? Promise.resolve(false)
           : (byBranch.get(branch) ??
             (byBranch
@@ -246,7 +249,8 @@ async function readNamed(
     number,
     state: issue.state,
     merged_at: issue.pull_request.merged_at ?? null,
-    body: issue.body
+    body: issue.body,
+    ...(issue.labels ? { labels: issue.labels } : {})
   }
 }
 
