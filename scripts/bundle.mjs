@@ -17,6 +17,8 @@ rmSync(dist, { recursive: true, force: true })
 mkdirSync(dist)
 
 const stub = join(root, 'scripts/stubs/actions-http-client.mjs')
+/** `@actions/github` as the bundle holds it: its Context only, no Octokit (see the file). */
+const githubContext = join(root, 'scripts/stubs/actions-github.mjs')
 const unused = join(root, 'scripts/stubs/unused-module.mjs')
 
 /**
@@ -71,7 +73,11 @@ const common = {
   legalComments: 'none',
   metafile: true,
   logLevel: 'warning',
-  alias: { '@actions/http-client/lib/auth': stub, '@actions/http-client': stub },
+  alias: {
+    '@actions/http-client/lib/auth': stub,
+    '@actions/http-client': stub,
+    '@actions/github': githubContext
+  },
   plugins: [leaveOutUnused],
   // undici and @actions/* are CommonJS inside: what they still require() is one of Node's own
   // modules (everything else is bundled). process.getBuiltinModule gives those without loading

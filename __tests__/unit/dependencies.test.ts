@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { parse } from 'yaml'
 
 const root = new URL('../../', import.meta.url)
@@ -13,19 +13,23 @@ const lock = JSON.parse(read('package-lock.json')) as {
 }
 
 /**
- * The chosen few, bundled into dist/ (so the published package installs nothing: they are
- * devDependencies): anything else in the bundle needs a reason and its size in a review.
+ * The design card's packages: the five the action runs on are its dependencies, bundled into
+ * dist/ (so the action needs no install); anything else in the bundle needs a reason and its size
+ * in a review. @vercel/ncc is the benchmark's yardstick, jest the test runner.
  */
-const CHOSEN = ['@actions/core', '@actions/exec', 'undici', 'zod']
+const CHOSEN = ['@actions/core', '@actions/exec', '@actions/github', 'undici', 'zod']
+const DEV = ['@vercel/ncc', 'jest']
 
-test('the package has no runtime dependencies; the chosen few are bundled', () => {
-  expect(pkg.dependencies ?? {}).toEqual({})
+test("package.json lists the card's packages: the five runtime ones as dependencies, ncc and jest as dev", () => {
+  expect(Object.keys(pkg.dependencies ?? {}).sort()).toEqual([...CHOSEN].sort())
+  for (const name of DEV)
+    expect({ name, dev: name in pkg.devDependencies }).toEqual({ name, dev: true })
   for (const name of CHOSEN)
-    expect({ name, pinned: name in pkg.devDependencies }).toEqual({ name, pinned: true })
+    expect({ name, dev: name in pkg.devDependencies }).toEqual({ name, dev: false })
 })
 
 test('undici stays on the major the @actions packages use, so the bundle holds one copy', () => {
-  expect(pkg.devDependencies['undici']).toMatch(/^\^6\./)
+  expect(pkg.dependencies?.['undici']).toMatch(/^\^6\./)
   const copies = Object.keys(lock.packages).filter(p => p.endsWith('node_modules/undici'))
   expect(copies).toEqual(['node_modules/undici'])
 })
@@ -48,6 +52,20 @@ test('package-lock.json pins every runtime dependency with an integrity hash', (
       integrity: true
     })
   }
+})
+
+test("the bundle holds @actions/github's Context and none of its Octokit", () => {
+  const dist = new URL('dist/', root)
+  const files = [
+    ...readdirSync(dist).filter(f => f.endsWith('.js')),
+    ...readdirSync(new URL('chunks/', dist)).map(f => `chunks/${f}`)
+  ]
+  const code = files.map(file => readFileSync(new URL(file, dist), 'utf8'))
+  // Context's own words (node_modules/@actions/github/lib/context.js), in the action and the CLI.
+  const context = "context.repo requires a GITHUB_REPOSITORY environment variable like 'owner/repo'"
+  expect(code.filter(text => text.includes(context)).length).toBeGreaterThanOrEqual(2)
+  expect(files.filter((_, i) => /octokit/i.test(code[i] ?? ''))).toEqual([])
+  expect(read('dist/licenses.txt')).not.toMatch(/@octokit/)
 })
 
 test('the bundle ships the licenses of what it contains', () => {

@@ -58,7 +58,7 @@ export async function runCli(
     info: message => io.stderr(`${message}\n`),
     warning: message => io.stderr(`warning: ${message}\n`)
   }
-  const { event, problem } = readRunEvent(env)
+  const { event, problem } = await readRunEvent()
   if (problem) log.debug(`${problem}; the event is read as empty`)
   const cancellation = new Cancellation()
   const stopListening = listenForCancel(cancellation, log.info)
