@@ -235,7 +235,7 @@ try {
         `warning: ${scenario.name}: ${bad.length} runs ended with an unexpected exit code`
       )
   }
-  coldStartRows = await coldStart(emulator, dir)
+  coldStartRows = await coldStart(emulator, dir, await nccBuild(dir))
 } finally {
   await emulator.close()
   await rm(dir, { recursive: true, force: true })
@@ -411,7 +411,11 @@ interface ColdStartRow {
  * machine's speed hits them alike: bare Node, labeler's bundle stopping on its missing inputs,
  * ours stopping on an input error, ours to the first request of a single record.
  */
-async function coldStart(emulator: Emulator, dir: string): Promise<ColdStartRow[]> {
+async function coldStart(
+  emulator: Emulator,
+  dir: string,
+  ncc: string | undefined
+): Promise<ColdStartRow[]> {
   const runs = quick ? 5 : 21
   const labeler = labelerBundle()
   const env = {
@@ -424,7 +428,13 @@ async function coldStart(emulator: Emulator, dir: string): Promise<ColdStartRow[
     'node -e 0': [],
     ...(existsSync(labeler) ? { 'labeler v7 bundle, start to exit (no inputs)': [] } : {}),
     'ours, start to exit on an input error': [],
-    'ours, start to first request (single record)': []
+    'ours, start to first request (single record)': [],
+    ...(ncc
+      ? {
+          'ncc, start to exit on an input error': [],
+          'ncc, start to first request (single record)': []
+        }
+      : {})
   }
   for (let i = 0; i < runs; i++) {
     rows['node -e 0']?.push(await timeProcess(node, ['-e', '0'], dir))
@@ -446,6 +456,7 @@ async function coldStart(emulator: Emulator, dir: string): Promise<ColdStartRow[
     const first = emulator.requests[0]
     if (first)
       rows['ours, start to first request (single record)']?.push(first.arrivedAt - single.spawnedAt)
+    if (ncc) await nccColdStart(emulator, env, ncc, rows)
   }
   if (!existsSync(labeler))
     console.error(
@@ -485,4 +496,58 @@ function labelerBundle(): string {
     join(root, '.tmp/labeler-v7-dist.mjs')
   ]
   return candidates.find(path => existsSync(path)) ?? (candidates[1] as string)
+}
+
+/**
+ * The yardstick for the bundler: the same source built with @vercel/ncc (what the design card
+ * named, and what most JavaScript actions use) into the bench's temporary folder, at every bench
+ * run, so the choice of esbuild is measured again each time. Undefined (and a warning) when ncc
+ * fails: the table then has no ncc rows.
+ */
+async function nccBuild(dir: string): Promise<string | undefined> {
+  const out = join(dir, 'ncc')
+  const cli = join(root, 'node_modules/@vercel/ncc/dist/ncc/cli.js')
+  const code = await new Promise<number | null>(done => {
+    const child = spawn(process.execPath, [cli, 'build', 'src/index.ts', '-o', out, '-q'], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit']
+    })
+    child.on('error', () => done(null))
+    child.on('close', done)
+  })
+  const entry = join(out, 'index.js')
+  if (code === 0 && existsSync(entry)) {
+    let bytes = 0
+    for (const file of await readdir(out)) bytes += (await stat(join(out, file))).size
+    console.log(`ncc build of the same source: ${(bytes / 1024).toFixed(0)} KiB in all`)
+    return entry
+  }
+  console.error(
+    `warning: the ncc build failed (exit ${code}): the cold-start table has no ncc rows`
+  )
+  return undefined
+}
+
+/** One interleaved round of the ncc build: an input error, then a single record's first request. */
+async function nccColdStart(
+  emulator: Emulator,
+  env: Record<string, string>,
+  entry: string,
+  rows: Record<string, number[]>
+): Promise<void> {
+  const bad = await runAction(
+    { token: TOKEN, digest: 'sha512:nope', environment: 'production' },
+    env,
+    { node, entry }
+  )
+  rows['ncc, start to exit on an input error']?.push(bad.durationMs)
+  emulator.reset()
+  const single = await runAction(
+    { token: TOKEN, digest: DIGEST, name: 'ghcr.io/acme/web', environment: 'production' },
+    env,
+    { node, entry }
+  )
+  const first = emulator.requests[0]
+  if (first)
+    rows['ncc, start to first request (single record)']?.push(first.arrivedAt - single.spawnedAt)
 }
