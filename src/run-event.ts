@@ -47,7 +47,12 @@ export async function readRunEvent(): Promise<RunEventReading> {
       }
     }
     // Told apart only here, on the way out: a file of blanks, or one that is not JSON.
-    const blank = readFileSync(path ?? '', 'utf8').trim() === ''
+    let blank = false
+    try {
+      blank = readFileSync(path ?? '', 'utf8').trim() === ''
+    } catch {
+      // gone since it was read: what it held was not JSON all the same
+    }
     return {
       event,
       problem: blank ? `${where} is empty` : `${where} is not JSON (${error.message})`
