@@ -16,7 +16,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import { cpus, tmpdir } from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { startEmulator, type Emulator } from '../emulator/index.js'
+import { startEmulator, type Emulator, type SeedCommit, type SeedPull } from '../emulator/index.js'
 import { syntheticObjects, writeKubectlList } from '../scripts/kubectl-list.js'
 import { matrix10 } from './matrix.js'
 import { chooseNode, type ChosenNode } from '../scripts/node24.js'
@@ -151,6 +151,17 @@ const scenarios: Scenario[] = [
     }
   },
   {
+    name: 'labels-300',
+    runs: quick ? 1 : 3,
+    // The range of labelsRange() below, labeled in a dry run: reads only.
+    inputs: () => ({ labels: 'deployed:production', since: 'v1.0.0', 'dry-run': 'true' })
+  },
+  {
+    name: 'labels-300 (octokit script)',
+    runs: quick ? 1 : 3,
+    entry: join(root, 'build/bench/octokit-labels.js')
+  },
+  {
     name: 'bad-input',
     runs: quick ? 2 : 10,
     inputs: () => ({ digest: 'sha512:nope', environment: 'production', cluster: 'bad cluster' }),
@@ -163,13 +174,54 @@ const scenarios: Scenario[] = [
   }
 ]
 
+/**
+ * labels-300: v1.0.0..GITHUB_SHA, 300 commits of 150 pull requests, as an open project merges
+ * them: per group of six, one squash-merged (`Title (#n)`), one rebase-merged (its subject names
+ * none: the commit lookup finds it), one from a fork merged with a merge commit over its three
+ * branch commits. Numbers from 1001, beside the release scenario's.
+ */
+function labelsRange(): { commits: SeedCommit[]; pulls: SeedPull[]; start: string } {
+  const sha = (n: number) => n.toString(16).padStart(40, '0')
+  const start = sha(0x1000)
+  const commits: SeedCommit[] = [{ sha: start, message: 'v1.0.0' }]
+  const pulls: SeedPull[] = []
+  let tip = start
+  let next = 0x1001
+  const add = (message: string, parents: string[], pull: number, last = false) => {
+    const id = last ? 'f'.repeat(40) : sha(next++)
+    commits.push({ sha: id, message, parents, pulls: [pull] })
+    return id
+  }
+  for (let group = 0; group < 50; group++) {
+    const [squash, rebase, fork] = [1001 + 3 * group, 1002 + 3 * group, 1003 + 3 * group]
+    tip = add(`Change ${squash} (#${squash})`, [tip], squash)
+    tip = add(`Change ${rebase}`, [tip], rebase)
+    let branch = tip
+    for (let i = 0; i < 3; i++) branch = add(`Work ${fork}.${i}`, [branch], fork)
+    const merge = `Merge pull request #${fork} from contributor-${fork}/patch\n\nChange ${fork}`
+    tip = add(merge, [tip, branch], fork, group === 49)
+    pulls.push(
+      { number: squash },
+      { number: rebase },
+      { number: fork, head_ref: 'patch', head_repo: `contributor-${fork}/web` }
+    )
+  }
+  return { commits, pulls, start }
+}
+const range = labelsRange()
+
 const emulator = await startEmulator({
   tokens: { [TOKEN]: { permissions: 'all' } },
   jobStepMs: 100,
   seed: {
     pulls: {
-      'acme/web': PULLS.map(number => ({ number, title: `Change ${number}`, merged: true }))
-    }
+      'acme/web': [
+        ...PULLS.map(number => ({ number, title: `Change ${number}`, merged: true })),
+        ...range.pulls
+      ]
+    },
+    commits: { 'acme/web': range.commits },
+    refs: { 'acme/web': { 'v1.0.0': range.start } }
   }
 })
 const dir = await mkdtemp(join(tmpdir(), 'record-deployment-bench-'))
@@ -189,7 +241,7 @@ try {
         `warning: ${scenario.name}: ${bad.length} runs ended with an unexpected exit code`
       )
   }
-  coldStartRows = await coldStart(emulator, dir)
+  coldStartRows = await coldStart(emulator, dir, await nccBuild(dir))
   const matrix = await matrix10(emulator, { dir, node, token: TOKEN, digest: DIGEST, pulls: PULLS })
   results['matrix-10'] = Object.assign(summarize([matrix]), { writesNeeded: matrix.writesNeeded })
 } finally {
@@ -367,7 +419,11 @@ interface ColdStartRow {
  * machine's speed hits them alike: bare Node, labeler's bundle stopping on its missing inputs,
  * ours stopping on an input error, ours to the first request of a single record.
  */
-async function coldStart(emulator: Emulator, dir: string): Promise<ColdStartRow[]> {
+async function coldStart(
+  emulator: Emulator,
+  dir: string,
+  ncc: string | undefined
+): Promise<ColdStartRow[]> {
   const runs = quick ? 5 : 21
   const labeler = labelerBundle()
   const env = {
@@ -380,7 +436,13 @@ async function coldStart(emulator: Emulator, dir: string): Promise<ColdStartRow[
     'node -e 0': [],
     ...(existsSync(labeler) ? { 'labeler v7 bundle, start to exit (no inputs)': [] } : {}),
     'ours, start to exit on an input error': [],
-    'ours, start to first request (single record)': []
+    'ours, start to first request (single record)': [],
+    ...(ncc
+      ? {
+          'ncc, start to exit on an input error': [],
+          'ncc, start to first request (single record)': []
+        }
+      : {})
   }
   for (let i = 0; i < runs; i++) {
     rows['node -e 0']?.push(await timeProcess(node, ['-e', '0'], dir))
@@ -402,6 +464,7 @@ async function coldStart(emulator: Emulator, dir: string): Promise<ColdStartRow[
     const first = emulator.requests[0]
     if (first)
       rows['ours, start to first request (single record)']?.push(first.arrivedAt - single.spawnedAt)
+    if (ncc) await nccColdStart(emulator, env, ncc, rows)
   }
   if (!existsSync(labeler))
     console.error(
@@ -438,4 +501,58 @@ function labelerBundle(): string {
     join(root, '.tmp/labeler-v7-dist.mjs')
   ]
   return candidates.find(path => existsSync(path)) ?? (candidates[1] as string)
+}
+
+/**
+ * The yardstick for the bundler: the same source built with @vercel/ncc (what the design card
+ * named, and what most JavaScript actions use) into the bench's temporary folder, at every bench
+ * run, so the choice of esbuild is measured again each time. Undefined (and a warning) when ncc
+ * fails: the table then has no ncc rows.
+ */
+async function nccBuild(dir: string): Promise<string | undefined> {
+  const out = join(dir, 'ncc')
+  const cli = join(root, 'node_modules/@vercel/ncc/dist/ncc/cli.js')
+  const code = await new Promise<number | null>(done => {
+    const child = spawn(process.execPath, [cli, 'build', 'src/index.ts', '-o', out, '-q'], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit']
+    })
+    child.on('error', () => done(null))
+    child.on('close', done)
+  })
+  const entry = join(out, 'index.js')
+  if (code === 0 && existsSync(entry)) {
+    let bytes = 0
+    for (const file of await readdir(out)) bytes += (await stat(join(out, file))).size
+    console.log(`ncc build of the same source: ${(bytes / 1024).toFixed(0)} KiB in all`)
+    return entry
+  }
+  console.error(
+    `warning: the ncc build failed (exit ${code}): the cold-start table has no ncc rows`
+  )
+  return undefined
+}
+
+/** One interleaved round of the ncc build: an input error, then a single record's first request. */
+async function nccColdStart(
+  emulator: Emulator,
+  env: Record<string, string>,
+  entry: string,
+  rows: Record<string, number[]>
+): Promise<void> {
+  const bad = await runAction(
+    { token: TOKEN, digest: 'sha512:nope', environment: 'production' },
+    env,
+    { node, entry }
+  )
+  rows['ncc, start to exit on an input error']?.push(bad.durationMs)
+  emulator.reset()
+  const single = await runAction(
+    { token: TOKEN, digest: DIGEST, name: 'ghcr.io/acme/web', environment: 'production' },
+    env,
+    { node, entry }
+  )
+  const first = emulator.requests[0]
+  if (first)
+    rows['ncc, start to first request (single record)']?.push(first.arrivedAt - single.spawnedAt)
 }

@@ -36,7 +36,7 @@ export interface SeedPull extends SeedIssue {
   merged_at?: string | null
   head_sha?: string
   head_ref?: string
-  /** `owner/name` of a fork the head branch is in; null: a fork deleted since */
+  /** a fork's `owner/name` (`null`: a fork deleted since); the repository itself when absent */
   head_repo?: string | null
   base_ref?: string
   merge_commit_sha?: string | null

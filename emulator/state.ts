@@ -13,7 +13,7 @@ export interface PullState {
   merged_at: string | null
   head_sha: string
   head_ref: string
-  /** the repository the head branch is in (`owner/name`); null: a fork deleted since; absent: this one */
+  /** the repository the head branch is in: a fork's name, `null` for a deleted fork; else the repository's own */
   head_repo?: string | null
   base_ref: string
   merge_commit_sha: string | null

@@ -7,6 +7,7 @@
 // built in for its flags and --help.
 import { build } from 'esbuild'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { builtinModules } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parse } from 'yaml'
@@ -17,6 +18,8 @@ rmSync(dist, { recursive: true, force: true })
 mkdirSync(dist)
 
 const stub = join(root, 'scripts/stubs/actions-http-client.mjs')
+/** `@actions/github` as the bundle holds it: its Context only, no Octokit (see the file). */
+const githubContext = join(root, 'scripts/stubs/actions-github.mjs')
 const unused = join(root, 'scripts/stubs/unused-module.mjs')
 
 /**
@@ -40,6 +43,60 @@ const UNUSED = [
  * import becomes a lookup at the moment of that call (the same module, the same randomUUID).
  */
 const LAZY_CRYPTO = /@actions[\\/]core[\\/]lib[\\/]file-command\.js$/
+/**
+ * Text patches of dependencies, each checked to apply, for what can wait. undici loads node:http
+ * at start-up for two things that can wait: `http.maxHeaderSize` when a
+ * connection is made (the same value: Node's default unless --max-http-header-size is given) and
+ * `IncomingMessage` when a stream is destroyed. node:http is nine modules before the first request.
+ */
+const LAZY_LOADS = [
+  {
+    file: /undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
+    from: "const http = require('node:http')",
+    to:
+      'const http = { get maxHeaderSize () { return /max-http-header-size/.test(' +
+      "`${process.execArgv} ${process.env.NODE_OPTIONS ?? ''}`) ? require('node:http').maxHeaderSize : 16384 } }"
+  },
+  {
+    file: /undici[\\/]lib[\\/]core[\\/]util\.js$/,
+    from: "const { IncomingMessage } = require('node:http')",
+    to: "const lazyHttp = () => require('node:http')"
+  },
+  {
+    file: /undici[\\/]lib[\\/]core[\\/]util\.js$/,
+    from: '.constructor === IncomingMessage)',
+    to: '.constructor === lazyHttp().IncomingMessage)'
+  },
+  // @actions/core's summary takes fs.promises apart at start-up (fs/promises brings readline
+  // along); looked up when the summary is written instead.
+  {
+    file: /@actions[\\/]core[\\/]lib[\\/]summary\.js$/,
+    from: 'const { access, appendFile, writeFile } = promises;',
+    to:
+      'const access = (...a) => promises.access(...a), appendFile = (...a) => ' +
+      'promises.appendFile(...a), writeFile = (...a) => promises.writeFile(...a);'
+  }
+]
+/**
+ * Node's own modules imported by ES modules (ours, @actions/*) are looked up with
+ * process.getBuiltinModule instead: an `import` of one builds its ES module facade, which reads
+ * every export, and node:fs's `promises` then loads fs/promises and readline at start-up.
+ */
+const BUILTINS = new Set(builtinModules.filter(name => !name.startsWith('_')))
+const builtinLookup = {
+  name: 'builtin-lookup',
+  setup(build) {
+    build.onResolve({ filter: /^[a-z:_/]+$/ }, args => {
+      const bare = args.path.replace(/^node:/, '')
+      if (args.kind !== 'import-statement' || !BUILTINS.has(bare)) return undefined
+      return { path: bare, namespace: 'builtin-lookup' }
+    })
+    build.onLoad({ filter: /.*/, namespace: 'builtin-lookup' }, args => ({
+      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(`node:${args.path}`)})`,
+      loader: 'js'
+    }))
+  }
+}
 
 const leaveOutUnused = {
   name: 'leave-out-unused',
@@ -47,6 +104,16 @@ const leaveOutUnused = {
     build.onLoad({ filter: /\.js$/ }, args => {
       if (UNUSED.some(pattern => pattern.test(args.path)))
         return { contents: readFileSync(unused, 'utf8'), loader: 'js', resolveDir: dirname(unused) }
+      const lazyLoads = LAZY_LOADS.filter(patch => patch.file.test(args.path))
+      if (lazyLoads.length > 0) {
+        let source = readFileSync(args.path, 'utf8')
+        for (const { from, to } of lazyLoads) {
+          if (!source.includes(from))
+            throw new Error(`${args.path}: no \`${from}\`; see LAZY_LOADS`)
+          source = source.replace(from, to)
+        }
+        return { contents: source, loader: 'js', resolveDir: dirname(args.path) }
+      }
       if (LAZY_CRYPTO.test(args.path)) {
         const source = readFileSync(args.path, 'utf8')
         const lazy = source.replace(
@@ -71,8 +138,14 @@ const common = {
   legalComments: 'none',
   metafile: true,
   logLevel: 'warning',
-  alias: { '@actions/http-client/lib/auth': stub, '@actions/http-client': stub },
-  plugins: [leaveOutUnused],
+  alias: {
+    '@actions/http-client/lib/auth': stub,
+    '@actions/http-client': stub,
+    '@actions/github': githubContext,
+    // undici's own invariants, `assert(value)` only: node:assert (six modules) loads when one fails.
+    'node:assert': join(root, 'scripts/stubs/assert.cjs')
+  },
+  plugins: [leaveOutUnused, builtinLookup],
   // undici and @actions/* are CommonJS inside: what they still require() is one of Node's own
   // modules (everything else is bundled). process.getBuiltinModule gives those without loading
   // node:module for createRequire, a few milliseconds of every start.

@@ -62,7 +62,10 @@ async function runAction(options: RunOptions, outputs: { written: boolean }): Pr
     throw error
   }
 
-  const { event, problem } = readRunEvent(process.env)
+  // Loaded only once the inputs are sound (bad input fails without loading the HTTP client), the
+  // run's modules while the event is read.
+  const loading = import('./run.js')
+  const { event, problem } = await readRunEvent()
   if (problem) {
     // Only `pull-requests: auto` reads the payload; for anything else the file does not matter.
     const discovers = inputs.labels?.pullRequests === 'auto'
@@ -74,8 +77,7 @@ async function runAction(options: RunOptions, outputs: { written: boolean }): Pr
   // Until the outputs and the summary are written: a signal then must not kill the process.
   const stopListening = listenForCancel(cancellation, message => core.info(message))
   try {
-    // Loaded only once the inputs are sound: bad input fails without loading the HTTP client.
-    const { run: runJobs } = await import('./run.js')
+    const { run: runJobs } = await loading
     const result = await runJobs(inputs, { log: coreLog, event, ...options, cancellation })
 
     const fitted = fittedOutputs(result)

@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import type { DiscoveryContext } from './labels/discover.js'
 
 /** What the workflow run says about its event. */
 export type RunEvent = Pick<DiscoveryContext, 'eventName' | 'payload' | 'sha' | 'ref' | 'workspace'>
-
-type Env = Record<string, string | undefined>
 
 export interface RunEventReading {
   event: RunEvent
@@ -13,15 +11,16 @@ export interface RunEventReading {
 }
 
 /**
- * The run's event as the runner describes it: `GITHUB_EVENT_NAME`, the JSON payload in the file
- * `GITHUB_EVENT_PATH`, `GITHUB_SHA`, `GITHUB_REF` and `GITHUB_WORKSPACE`. A payload file that is
+ * The run's event as `@actions/github`'s `context` reads it from the runner's variables
+ * (`GITHUB_EVENT_NAME`, the JSON payload in the file `GITHUB_EVENT_PATH`, `GITHUB_SHA`,
+ * `GITHUB_REF`), with `GITHUB_WORKSPACE`. Loaded only here, once a run needs its event (the
+ * bundle holds its `Context` alone: scripts/bundle.mjs). Guarded: its constructor throws on an
+ * empty or invalid file and prints a bare line for a missing one, so a payload file that is
  * missing, empty or not a JSON object gives an empty payload and a problem that says which,
  * never an exception: only `pull-requests: auto` reads the payload.
  */
-export function readRunEvent(
-  env: Env = process.env,
-  read: (path: string) => string = path => readFileSync(path, 'utf8')
-): RunEventReading {
+export async function readRunEvent(): Promise<RunEventReading> {
+  const env = process.env
   const event: RunEvent = {
     eventName: env['GITHUB_EVENT_NAME'] ?? '',
     payload: {},
@@ -30,24 +29,34 @@ export function readRunEvent(
     workspace: env['GITHUB_WORKSPACE']
   }
   const path = env['GITHUB_EVENT_PATH']
-  if (!path) return { event }
   const where = `the event payload file GITHUB_EVENT_PATH (${path})`
-  let text: string
-  try {
-    text = read(path)
-  } catch (error) {
-    const code = (error as { code?: string }).code
-    return {
-      event,
-      problem: `${where} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? String(error)})`}`
-    }
-  }
-  if (text.trim() === '') return { event, problem: `${where} is empty` }
+  if (path && !existsSync(path)) return { event, problem: `${where} does not exist` }
   let payload: unknown
   try {
-    payload = JSON.parse(text)
+    const { context } = await import('@actions/github')
+    payload = context.payload
+    event.eventName = context.eventName ?? ''
+    event.sha = context.sha ?? ''
+    event.ref = context.ref ?? ''
   } catch (error) {
-    return { event, problem: `${where} is not JSON (${(error as Error).message})` }
+    if (!(error instanceof SyntaxError)) {
+      const code = (error as { code?: string }).code
+      return {
+        event,
+        problem: `${where} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? String(error)})`}`
+      }
+    }
+    // Told apart only here, on the way out: a file of blanks, or one that is not JSON.
+    let blank = false
+    try {
+      blank = readFileSync(path ?? '', 'utf8').trim() === ''
+    } catch {
+      // gone since it was read: what it held was not JSON all the same
+    }
+    return {
+      event,
+      problem: blank ? `${where} is empty` : `${where} is not JSON (${error.message})`
+    }
   }
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
     return { event, problem: `${where} does not hold a JSON object` }

@@ -49,7 +49,7 @@ export async function run(inputs: Inputs, options: RunOptions = {}): Promise<Run
   const clock = cancellation
     ? cancellableClock(options.clock ?? systemClock, cancellation)
     : (options.clock ?? systemClock)
-  const event = options.event ?? readRunEvent().event
+  const event = options.event ?? (await readRunEvent()).event
   const client = new ServiceClient({
     baseUrl: connection.apiUrl,
     token: connection.token,

@@ -104,7 +104,9 @@ const JOBS: Record<string, RawInputs> = {
     'pull-requests': 'auto',
     since: sha(1),
     'label-linked-issues': 'true'
-  }
+  },
+  // Numbers given: their labels are read (discovery's answers carry them for `auto`).
+  'labels by number': { labels: 'deployed', 'pull-requests': '12' }
 }
 
 const runnerEnv = (emulator: Emulator) => ({

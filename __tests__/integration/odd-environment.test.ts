@@ -52,6 +52,37 @@ test.each([
   }
 )
 
+test('each odd payload file is the same one warning line as before @actions/github read the event, and nothing bare', async () => {
+  const auto = '; the event is read as empty, so `pull-requests: auto` may find nothing'
+  const notJson = '{"after": '
+  let parseMessage = ''
+  try {
+    JSON.parse(notJson)
+  } catch (error) {
+    parseMessage = (error as Error).message
+  }
+  const cases: Array<[string, string | undefined, string]> = [
+    ['missing', undefined, 'does not exist'],
+    ['empty', '', 'is empty'],
+    ['blanks', '  \n', 'is empty'],
+    ['not-json', notJson, `is not JSON (${parseMessage})`],
+    ['not-an-object', '[1, 2]', 'does not hold a JSON object']
+  ]
+  for (const [name, content, what] of cases) {
+    const path = join(dir, `odd-${name}.json`)
+    if (content !== undefined) await writeFile(path, content)
+    const run = await start(labels, { GITHUB_EVENT_PATH: path })
+    expectNoStackTrace(run)
+    expect({ name, code: run.code }).toEqual({ name, code: 0 })
+    const where = `the event payload file GITHUB_EVENT_PATH (${path})`
+    expect(warnings(run).filter(w => w.includes('GITHUB_EVENT_PATH'))).toEqual([
+      `::warning::${where} ${what}${auto}`
+    ])
+    // @actions/github's Context prints `GITHUB_EVENT_PATH ... does not exist` on its own line.
+    expect(run.stdout.split('\n').filter(l => l.startsWith('GITHUB_EVENT_PATH'))).toEqual([])
+  }
+})
+
 test('a payload file that cannot be read matters not to a record alone: recorded, no warning', async () => {
   const run = await start(record, { GITHUB_EVENT_PATH: join(dir, 'nowhere.json') })
   expectNoStackTrace(run)

@@ -47,7 +47,7 @@ export async function runCli(
     )
     problems.push(...known.map(p => `--${p.input}: ${p.message}`))
   }
-  const { event, problem } = readRunEvent(env)
+  const { event, problem } = await readRunEvent()
   if (inputs?.labels?.pullRequests === 'auto' && event.eventName === '') {
     // Outside Actions there is no event: the checkout is this directory, the commit shipped is
     // its HEAD, and `--since` gives the range whose pull requests get the labels.

@@ -4,7 +4,6 @@
  * completed). Otherwise the file is left as it was, so that the next run sends the same
  * decommissions. The file is replaced whole (a temporary file renamed over it), never half written.
  */
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { Log } from '../client/log.js'
 import { messageOf, type DecommissionedDeployment, type RunResult } from '../result.js'
@@ -86,6 +85,8 @@ let temporaryFiles = 0
 
 /** Writes the state whole or not at all: a temporary file beside it, renamed over it. */
 export async function writeState(path: string, state: ClusterState): Promise<void> {
+  // Loaded here, when a state file is written: fs/promises brings readline along at start-up.
+  const { mkdir, rename, rm, writeFile } = await import('node:fs/promises')
   await mkdir(dirname(path), { recursive: true })
   const temporary = `${path}.${process.pid}-${++temporaryFiles}.tmp`
   try {

@@ -24,7 +24,7 @@ import {
   type LabelFields
 } from '../service/labels.js'
 import { discoverLinkedIssues, discoverPullRequests, type DiscoveryContext } from './discover.js'
-import type { Pull } from '../service/pulls.js'
+import { labelsOf, type Pull } from '../service/pulls.js'
 import type { LabelInputs } from './inputs.js'
 
 export type { LabelResultItem }
@@ -54,6 +54,10 @@ export interface ApplyLabelsOptions {
 interface Target {
   number: number
   what: string
+  /** the labels it carried in the answer that found it (discovery's read), so none reads them again */
+  labels?: string[]
+  /** the client's rate-limit waits when those labels were read: a wait since means read again */
+  readAtWaits?: number
 }
 
 const NOT_ATTEMPTED =
@@ -192,6 +196,8 @@ async function findTargets(
   if (inputs.pullRequests === 'none') return []
   let pulls: Target[]
   const known = new Map<number, Pull>()
+  // Labels carried by discovery's answers were read after this: a rate-limit wait since reads again.
+  const readAtWaits = client.rateLimitWaits
   if (inputs.pullRequests === 'auto') {
     const since = options.discovery.since ?? inputs.since
     const found = await discoverPullRequests(
@@ -206,7 +212,11 @@ async function findTargets(
     )
     found.notes.forEach(note => log.info(`Labels: ${note}`))
     found.warnings.forEach(warn)
-    pulls = found.numbers.map(number => ({ number, what: `pull request #${number}` }))
+    pulls = found.numbers.map(number => {
+      const pull = known.get(number)
+      const labels = pull && labelsOf(pull)
+      return { number, what: `pull request #${number}`, ...(labels ? { labels, readAtWaits } : {}) }
+    })
   } else {
     pulls = inputs.pullRequests.map(number => ({
       number,
@@ -215,10 +225,17 @@ async function findTargets(
   }
   if (!inputs.labelLinkedIssues || pulls.length === 0) return pulls
   const numbers = pulls.map(t => t.number)
-  const linked = await discoverLinkedIssues(client, owner, repo, numbers, numbers, known)
+  const carried = new Map<number, string[]>()
+  const linked = await discoverLinkedIssues(client, owner, repo, numbers, numbers, known, carried)
   linked.notes.forEach(note => log.info(`Labels: ${note}`))
   linked.warnings.forEach(warn)
-  return [...pulls, ...linked.numbers.map(number => ({ number, what: `issue #${number}` }))]
+  return [
+    ...pulls,
+    ...linked.numbers.map(number => {
+      const labels = carried.get(number)
+      return { number, what: `issue #${number}`, ...(labels ? { labels, readAtWaits } : {}) }
+    })
+  ]
 }
 
 async function labelTarget(
@@ -233,8 +250,10 @@ async function labelTarget(
 ): Promise<void> {
   const { number, what } = target
   const present = new Map<string, string>()
-  for (const label of await listIssueLabels(client, owner, repo, number))
-    present.set(label.name.toLowerCase(), label.name)
+  // Read once: discovery's answer carried them when it found the target, else one read now.
+  const names =
+    target.labels ?? (await listIssueLabels(client, owner, repo, number)).map(l => l.name)
+  for (const name of names) present.set(name.toLowerCase(), name)
   const missing = inputs.labels.filter(name => !present.has(name.toLowerCase()))
   const toRemove = inputs.removeLabels.flatMap(name => present.get(name.toLowerCase()) ?? [])
 
@@ -276,7 +295,7 @@ async function labelTarget(
       now.add(label.name.toLowerCase())
     return now
   }
-  const waitsAtRead = client.rateLimitWaits
+  const waitsAtRead = target.labels ? (target.readAtWaits ?? 0) : client.rateLimitWaits
   let added = missing
   if (missing.length > 0) {
     try {

@@ -1,5 +1,5 @@
 import type { ServiceClient } from '../client/client.js'
-import { getIssue, getPull, type CommitSummary, type Pull } from '../service/pulls.js'
+import { getIssue, getPull, labelsOf, type CommitSummary, type Pull } from '../service/pulls.js'
 import { isSafeRef } from './inputs.js'
 import { pullsOfRange, short } from './range-pulls.js'
 import { FIX_HISTORY, RangeReader, type Range } from './read-range.js'
@@ -64,7 +64,9 @@ export async function discoverLinkedIssues(
   repo: string,
   pulls: number[],
   exclude: number[] = [],
-  known: Map<number, Pull> = new Map()
+  known: Map<number, Pull> = new Map(),
+  /** Filled with the labels each linked issue carried when read, so labeling need not read them. */
+  labels: Map<number, string[]> = new Map()
 ): Promise<Discovery> {
   const numbers = new Set<number>()
   const notes: string[] = []
@@ -83,6 +85,8 @@ export async function discoverLinkedIssues(
       else {
         numbers.add(ref)
         linked.push(ref)
+        const carried = labelsOf(issue)
+        if (carried) labels.set(ref, carried)
       }
     }
     if (linked.length > 0) notes.push(`#${number} closes ${list(linked)}`)

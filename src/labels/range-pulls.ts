@@ -138,6 +138,7 @@ export async function pullsOfRange(
       // A fork's branch of the same name as one of ours (its `main`) is not ours.
       const branch =
         owning && isFromFork(owning, options.owner, options.repo) ? undefined : owning?.head?.ref
+      // A fork's branch gathers no pull request of this repository: no read asks.
       answer = line.some(sha => named.has(sha) && refs.get(sha)?.number !== own)
         ? Promise.resolve(true)
         : branch === undefined
@@ -275,7 +276,8 @@ async function readNamed(
     number,
     state: issue.state,
     merged_at: issue.pull_request.merged_at ?? null,
-    body: issue.body
+    body: issue.body,
+    ...(issue.labels ? { labels: issue.labels } : {})
   }
 }
 

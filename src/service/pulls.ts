@@ -4,9 +4,14 @@ import { isApiStatus } from '../client/errors.js'
 import { path, withQuery } from '../client/paths.js'
 import { parseResponse } from './parse.js'
 
+/** The labels an issue or pull request answer carries (every one: an issue holds at most 100). */
+const labelNames = z.optional(z.array(z.looseObject({ name: z.string() })))
+const repoName = z.nullish(z.looseObject({ full_name: z.optional(z.string()) }))
+
 /**
  * A pull request as `pulls/{n}` and `commits/{sha}/pulls` answer it. With API version 2026-03-10
- * there is no `merge_commit_sha`; the list form has `merged_at` but no `merged`.
+ * there is no `merge_commit_sha`; the list form has `merged_at` but no `merged`. Both carry the
+ * labels, so a pull request found by discovery needs no read of its labels.
  */
 export const pullSchema = z.looseObject({
   number: z.number(),
@@ -15,19 +20,10 @@ export const pullSchema = z.looseObject({
   merged_at: z.nullish(z.string()),
   body: z.nullish(z.string()),
   url: z.optional(z.string()),
-  /** the branch the pull request merged from, and its repository (a fork's, or null: deleted) */
-  head: z.optional(
-    z.looseObject({
-      ref: z.optional(z.string()),
-      repo: z.nullish(z.looseObject({ full_name: z.optional(z.string()) }))
-    })
-  ),
-  base: z.optional(
-    z.looseObject({
-      ref: z.optional(z.string()),
-      repo: z.nullish(z.looseObject({ full_name: z.optional(z.string()) }))
-    })
-  )
+  labels: labelNames,
+  /** the branch the pull request merged from, and its repository (a fork's, or `null`: deleted) */
+  head: z.optional(z.looseObject({ ref: z.optional(z.string()), repo: repoName })),
+  base: z.optional(z.looseObject({ ref: z.optional(z.string()), repo: repoName }))
 })
 export type Pull = z.infer<typeof pullSchema>
 
@@ -35,6 +31,7 @@ export const issueSchema = z.looseObject({
   number: z.number(),
   state: z.optional(z.string()),
   body: z.nullish(z.string()),
+  labels: labelNames,
   /** present only on issues that are pull requests */
   pull_request: z.nullish(z.looseObject({ merged_at: z.nullish(z.string()) }))
 })
@@ -63,6 +60,13 @@ export interface Comparison {
   commits: CommitSummary[]
   /** `total_commits`, when the answer carries it */
   total?: number
+}
+
+/** The names of the labels an answer carried, or undefined when it carried none (not read). */
+export function labelsOf(answer: {
+  labels?: { name: string }[] | undefined
+}): string[] | undefined {
+  return answer.labels?.map(label => label.name)
 }
 
 export function isMerged(pull: Pull): boolean {

@@ -1,0 +1,108 @@
+/**
+ * What labeling a discovered range costs in reads, through the bundled action as the runner
+ * starts it, counted in the emulator's request log (counts, not times): the compare page, then
+ * one read per pull request or issue labeled. The answer that found a pull request (its own
+ * read, or the commit lookup) carries its labels, and a linked issue's read carries its own, so
+ * none is read a second time; a fork's branch gathers no pull request of the repository, so its
+ * merge needs no `pulls?base=` question.
+ */
+import { TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
+import type { Emulator, SeedCommit, SeedPull } from '../../emulator/index.js'
+import { runAction } from '../../scripts/run-action.js'
+
+const REPO = 'acme/web'
+const R = '/repos/acme/web'
+const LABEL = 'deployed:production'
+/** a sha whose short form shows `n` */
+const hex = (n: number) => n.toString(16).padStart(4, '0').repeat(10)
+
+let emulator: Emulator
+beforeAll(async () => {
+  emulator = await withEmulator()
+})
+afterAll(async () => emulator.close())
+beforeEach(() => emulator.reset())
+
+/**
+ * v1.0.0..head: #1-#6 squash-merged (`Title (#k)`), #7-#12 rebase-merged (subjects name none:
+ * the commit lookup finds them), #13-#16 merged from forks with merge commits (one commit on
+ * each branch). #1 closes issue #30; #2 already carries the label.
+ */
+function seedRange(): { head: string; pulls: number[] } {
+  const commits: SeedCommit[] = [{ sha: hex(1), message: 'Start' }]
+  let tip = hex(1)
+  let n = 2
+  const add = (message: string, parents: string[], pulls: number[]) => {
+    const sha = hex(n++)
+    commits.push({ sha, message, parents, pulls })
+    return sha
+  }
+  for (let k = 1; k <= 6; k++) tip = add(`Change ${k} (#${k})`, [tip], [k])
+  for (let k = 7; k <= 12; k++) tip = add(`Tweak ${k}`, [tip], [k])
+  for (let k = 13; k <= 16; k++) {
+    const branch = add(`Fix ${k}`, [tip], [k])
+    tip = add(
+      `Merge pull request #${k} from someone-${k}/patch-${k}\n\nFix ${k}`,
+      [tip, branch],
+      [k]
+    )
+  }
+  const pulls: SeedPull[] = Array.from({ length: 16 }, (_, i) => {
+    const k = i + 1
+    return {
+      number: k,
+      ...(k === 1 ? { body: 'Fixes #30' } : {}),
+      ...(k === 2 ? { labels: [LABEL] } : {}),
+      ...(k >= 13 ? { head_ref: `patch-${k}`, head_repo: `someone-${k}/web` } : {})
+    }
+  })
+  emulator.seed({
+    labels: { [REPO]: [{ name: LABEL, color: '0e8a16' }] },
+    issues: { [REPO]: [{ number: 30 }] },
+    pulls: { [REPO]: pulls },
+    commits: { [REPO]: commits },
+    refs: { [REPO]: { 'v1.0.0': hex(1) } }
+  })
+  return { head: tip, pulls: pulls.map(p => p.number) }
+}
+
+test('a labeled range costs its compare page and one read per pull request or issue labeled', async () => {
+  const { head } = seedRange()
+
+  const run = await runAction(
+    { labels: LABEL, since: 'v1.0.0', 'label-linked-issues': 'true', 'dry-run': 'true' },
+    {},
+    {
+      context: { token: TOKEN, apiUrl: emulator.url, eventName: 'workflow_dispatch', sha: head }
+    }
+  )
+
+  expect(run.code).toBe(0)
+  // Same result as reading each target's labels: every one but #2 (already labeled) gets it.
+  const planned = [...run.stdout.matchAll(/Dry run: would POST \S+\/issues\/(\d+)\/labels/g)].map(
+    m => Number(m[1])
+  )
+  expect(planned.sort((a, b) => a - b)).toEqual([
+    1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 30
+  ])
+  const reads = emulator.requests.filter(r => r.method === 'GET').map(r => r.path)
+  const kinds = {
+    compare: reads.filter(p => p.includes('/compare/')).length,
+    pulls: reads.filter(p => /\/pulls\/\d+$/.test(p)).length,
+    lookups: reads.filter(p => /\/commits\/[0-9a-f]+\/pulls/.test(p)).length,
+    issues: reads.filter(p => /\/issues\/\d+$/.test(p)).length,
+    labelReads: reads.filter(p => /\/issues\/\d+\/labels/.test(p)).length,
+    branchQuestions: reads.filter(p => p === `${R}/pulls`).length
+  }
+  // 1 page; #1-#6 and #13-#16 named by subjects; #7-#12 by lookups; issue #30 by its read.
+  expect(kinds).toEqual({
+    compare: 1,
+    pulls: 10,
+    lookups: 6,
+    issues: 1,
+    labelReads: 0,
+    branchQuestions: 0
+  })
+  expect(reads).toHaveLength(1 + 16 + 1)
+  expect(reads).toContain(`${R}/issues/30`)
+})
