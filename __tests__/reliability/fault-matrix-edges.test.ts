@@ -19,7 +19,7 @@ import {
   MAX_RETRIES,
   emulator,
   useFaultMatrixEmulator,
-  Endpoint,
+  type Endpoint,
   ENDPOINTS,
   rawInputsFor,
   expectedRecords,
