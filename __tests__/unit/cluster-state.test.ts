@@ -134,7 +134,7 @@ describe('what the state holds after the service took the request', () => {
     cluster: 'prod-eu-1',
     logicalEnvironment: 'production',
     items: [updated(1), item(3), item(4), { ...item(2), status: 'decommissioned' as const }],
-    state: { given: 'state.json', path: '/work/state.json', previous, decommissions: [] }
+    state: { given: 'state.json', path: '/work/state.json', previous, decommissions: [], kept: [] }
   }
 
   test('nothing rejected: what was sent, without the decommissioned', () => {

@@ -5,7 +5,13 @@ import { readText, boundedText, booleanSchema, clusterSchema, oneOf } from '../i
 import { INPUT_DEFAULTS, type RawInputs } from '../inputs/names.js'
 import { Collector, type Parsed } from '../inputs/problems.js'
 import { withoutByteOrderMark } from '../text.js'
-import { JOB_LIMIT, SYNC_LIMIT, validateClusterItems, type ClusterItem } from './items.js'
+import {
+  JOB_LIMIT,
+  SYNC_LIMIT,
+  validateClusterItems,
+  type ClusterItem,
+  type Workload
+} from './items.js'
 import { readKubernetesItems } from './kubernetes/inputs.js'
 import { planState, type StatePlan } from './state.js'
 
@@ -30,6 +36,9 @@ export interface ClusterInputs {
   warnings?: string[]
   /** `state-file`: its decommissions are already in `items` (status `decommissioned`). */
   state?: StatePlan
+  /** `kubernetes-file`: each deployment's object, and the objects listed (see `Workload`). */
+  workloads?: ReadonlyMap<string, Workload>
+  listedWorkloads?: ReadonlySet<string>
 }
 
 export interface FileReader {
@@ -94,7 +103,15 @@ export function parseClusterInputs(
     c.problem('cluster', 'is required for a whole cluster')
   let state: StatePlan | undefined
   if (items && environment && cluster && c.given('state-file')) {
-    const where = { cluster, logicalEnvironment: environment, physicalEnvironment, items }
+    const where = {
+      cluster,
+      logicalEnvironment: environment,
+      physicalEnvironment,
+      items,
+      ...(kubernetes
+        ? { workloads: kubernetes.workloads, listedWorkloads: kubernetes.listedWorkloads }
+        : {})
+    }
     state = planState(c, env, files, where, { snapshotInput: input, allowMass: allowMass ?? false })
     // The deployments the state lists and the snapshot lacks go in the same request.
     if (state) items = [...items, ...state.decommissions]
@@ -131,7 +148,13 @@ export function parseClusterInputs(
       mode: mode === 'sync' || mode === 'job' ? mode : items.length > SYNC_LIMIT ? 'job' : 'sync',
       partialSuccess: partialSuccess ?? false,
       jobTimeoutSeconds: jobTimeout ?? DEFAULT_JOB_TIMEOUT_SECONDS,
-      ...(kubernetes ? { warnings: kubernetes.warnings } : {}),
+      ...(kubernetes
+        ? {
+            warnings: kubernetes.warnings,
+            workloads: kubernetes.workloads,
+            listedWorkloads: kubernetes.listedWorkloads
+          }
+        : {}),
       ...(state ? { state } : {})
     },
     problems: c.problems

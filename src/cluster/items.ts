@@ -14,6 +14,18 @@ export interface ClusterItem {
   runtime_risks?: string[]
 }
 
+/**
+ * The Kubernetes object a deployment derived from `kubernetes-file` came from: while the file
+ * still lists it, the deployment is not gone, even with no running pod (scaled to zero, pending).
+ */
+export interface Workload {
+  namespace: string
+  kind: string
+  name: string
+}
+
+export const workloadKey = (w: Workload): string => `${w.kind}\u0000${w.namespace}\u0000${w.name}`
+
 export const SYNC_LIMIT = 1000
 export const JOB_LIMIT = 5000
 

@@ -8,7 +8,7 @@ import { dirname } from 'node:path'
 import type { Log } from '../client/log.js'
 import { messageOf, type DecommissionedDeployment, type RunResult } from '../result.js'
 import type { SkippedDeployment } from '../service/artifacts.js'
-import type { ClusterItem } from './items.js'
+import type { ClusterItem, Workload } from './items.js'
 import {
   describeScope,
   STATE_FORMAT,
@@ -18,7 +18,7 @@ import {
   type StateEntry
 } from './state.js'
 
-function entryOf(item: ClusterItem): StateEntry {
+function entryOf(item: ClusterItem, workload?: Workload): StateEntry {
   const entry: StateEntry = {
     deployment_name: item.deployment_name,
     name: item.name,
@@ -26,6 +26,7 @@ function entryOf(item: ClusterItem): StateEntry {
   }
   if (item.version !== undefined) entry.version = item.version
   if (item.github_repository !== undefined) entry.github_repository = item.github_repository
+  if (workload !== undefined) entry.workload = { ...workload }
   return entry
 }
 
@@ -65,8 +66,11 @@ export function settledState(
       const kept = before.get(item.deployment_name)
       if (kept) now.set(item.deployment_name, kept)
     } else if (item.status === 'decommissioned') decommissioned.push(entryOf(item))
-    else now.set(item.deployment_name, entryOf(item))
+    else now.set(item.deployment_name, entryOf(item, cluster.workloads?.get(item.deployment_name)))
   }
+  // Not in the snapshot, but its workload is still listed: as the file had it, so that a later
+  // run decommissions it once the workload is gone.
+  for (const entry of cluster.state?.kept ?? []) now.set(entry.deployment_name, entry)
   const deployments = [...now.values()].sort((a, b) =>
     a.deployment_name < b.deployment_name ? -1 : a.deployment_name > b.deployment_name ? 1 : 0
   )
@@ -153,17 +157,31 @@ export function announceState(cluster: StatefulCluster, log: Log): void {
     return
   }
   const gone = plan.decommissions
+  const kept = plan.kept
   log.info(
     `State file \`${plan.given}\` lists ${plan.previous.deployments.length} deployments; ` +
-      (gone.length === 0
+      (gone.length === 0 && kept.length === 0
         ? 'the snapshot has every one'
-        : `${gone.length} not in the snapshot ${gone.length === 1 ? 'is' : 'are'} sent as decommissioned: ${gone.map(d => d.deployment_name).join(', ')}`)
+        : [
+            ...(kept.length > 0
+              ? [
+                  `${kept.length} not in the snapshot ${kept.length === 1 ? 'is' : 'are'} kept, as \`kubernetes-file\` still lists ${kept.length === 1 ? 'its workload' : 'their workloads'} (no running pod): ${kept.map(d => d.deployment_name).join(', ')}`
+                ]
+              : []),
+            ...(gone.length > 0
+              ? [
+                  `${gone.length} not in the snapshot ${gone.length === 1 ? 'is' : 'are'} sent as decommissioned: ${gone.map(d => d.deployment_name).join(', ')}`
+                ]
+              : [])
+          ].join('; '))
   )
 }
 
 /** The dry run: the decommissions it would send; the state file is not touched. */
 export function previewDecommissions(cluster: StatefulCluster, result: RunResult, log: Log): void {
-  const planned = cluster.items.filter(item => item.status === 'decommissioned').map(entryOf)
+  const planned = cluster.items
+    .filter(item => item.status === 'decommissioned')
+    .map(item => entryOf(item))
   result.decommissioned.push(...planned)
   if (planned.length > 0)
     log.info(

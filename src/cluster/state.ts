@@ -13,10 +13,12 @@ import * as z from 'zod/mini'
 import type { Collector } from '../inputs/problems.js'
 import { messageOf } from '../result.js'
 import { withoutByteOrderMark } from '../text.js'
-import { JOB_LIMIT, type ClusterItem } from './items.js'
+import { JOB_LIMIT, workloadKey, type ClusterItem, type Workload } from './items.js'
 
 export const STATE_FORMAT = 'record-deployment/cluster-state'
-export const STATE_VERSION = 1
+/** Version 2 adds `workload` to an entry; a version-1 file is read as entries without it. */
+export const STATE_VERSION = 2
+const READ_VERSIONS: readonly number[] = [1, 2]
 /** 5000 entries are well under 2 MB; a larger file is not one this action wrote. */
 export const MAX_STATE_FILE_BYTES = 16 * 1024 * 1024
 /** How many problems of a hand-edited file are named before the rest are counted. */
@@ -30,12 +32,14 @@ export interface StateEntry {
   version?: string
   /** as sent, so that a decommission resolves the artifact the same way */
   github_repository?: string
+  /** `kubernetes-file` (version 2): while the file lists this object, the entry is kept */
+  workload?: Workload
 }
 
-/** The file's content (format version 1). */
+/** The file's content (format version 2, or 1 as read). */
 export interface ClusterState {
   format: typeof STATE_FORMAT
-  version: typeof STATE_VERSION
+  version: 1 | 2
   cluster: string
   logical_environment: string
   physical_environment?: string
@@ -59,12 +63,17 @@ export interface StatePlan {
   previous?: ClusterState
   /** what the state lists and the snapshot lacks, as items with `status: decommissioned` */
   decommissions: ClusterItem[]
+  /** what the snapshot lacks but whose workload `kubernetes-file` still lists: kept as it is */
+  kept: StateEntry[]
 }
 
 /** A cluster step as the state sees it; `ClusterInputs` is one. */
 export interface StatefulCluster extends StateScope {
   items: ClusterItem[]
   state?: StatePlan
+  /** `kubernetes-file`: deployment name to its object, and `workloadKey` of the objects listed */
+  workloads?: ReadonlyMap<string, Workload>
+  listedWorkloads?: ReadonlySet<string>
 }
 
 const text = (max: number) =>
@@ -75,36 +84,51 @@ const text = (max: number) =>
       z.maxLength(max, { error: `must be at most ${max} characters` })
     )
 
-const entrySchema = z.strictObject(
+const workloadSchema = z.strictObject(
   {
-    deployment_name: text(256),
-    name: text(256),
-    digest: z
-      .string({ error: 'must be a string' })
-      .check(z.regex(/^sha256:[0-9a-f]{64}$/, { error: 'must be sha256:<64 lower-case hex>' })),
-    version: z.optional(text(100)),
-    github_repository: z.optional(
-      z
-        .string({ error: 'must be a string' })
-        .check(z.regex(/^[A-Za-z0-9.\-_]{1,100}$/, { error: 'must be a bare repository name' }))
-    )
+    namespace: z.string({ error: 'must be a string' }).check(z.maxLength(253)),
+    kind: z.enum(['Deployment', 'DaemonSet', 'StatefulSet', 'CronJob', 'Job', 'ReplicaSet'], {
+      error: 'must be a workload kind'
+    }),
+    name: text(253)
   },
   { error: 'must be an object' }
 )
 
-const stateSchema = z.strictObject(
-  {
-    format: z.literal(STATE_FORMAT),
-    version: z.literal(STATE_VERSION),
-    cluster: text(128),
-    logical_environment: text(128),
-    physical_environment: z.optional(text(128)),
-    deployments: z
-      .array(entrySchema, { error: 'must be an array' })
-      .check(z.maxLength(JOB_LIMIT, { error: `must have at most ${JOB_LIMIT} entries` }))
-  },
-  { error: 'must be a JSON object' }
-)
+const entryFields = {
+  deployment_name: text(256),
+  name: text(256),
+  digest: z
+    .string({ error: 'must be a string' })
+    .check(z.regex(/^sha256:[0-9a-f]{64}$/, { error: 'must be sha256:<64 lower-case hex>' })),
+  version: z.optional(text(100)),
+  github_repository: z.optional(
+    z
+      .string({ error: 'must be a string' })
+      .check(z.regex(/^[A-Za-z0-9.\-_]{1,100}$/, { error: 'must be a bare repository name' }))
+  )
+}
+
+const stateSchema = (version: 1 | 2) =>
+  z.strictObject(
+    {
+      format: z.literal(STATE_FORMAT),
+      version: z.literal(version),
+      cluster: text(128),
+      logical_environment: text(128),
+      physical_environment: z.optional(text(128)),
+      deployments: z
+        .array(
+          z.strictObject(
+            version === 1 ? entryFields : { ...entryFields, workload: z.optional(workloadSchema) },
+            { error: 'must be an object' }
+          ),
+          { error: 'must be an array' }
+        )
+        .check(z.maxLength(JOB_LIMIT, { error: `must have at most ${JOB_LIMIT} entries` }))
+    },
+    { error: 'must be a JSON object' }
+  )
 
 /** Reads the file's content: the state, or what is wrong with it in the user's words. */
 export function parseState(textContent: string): { state?: ClusterState; problems: string[] } {
@@ -116,13 +140,14 @@ export function parseState(textContent: string): { state?: ClusterState; problem
   }
   const head = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {}
   if (head['format'] !== STATE_FORMAT) return { problems: [`no \`format: ${STATE_FORMAT}\` field`] }
-  if (head['version'] !== STATE_VERSION)
+  const version = head['version']
+  if (typeof version !== 'number' || !READ_VERSIONS.includes(version))
     return {
       problems: [
-        `format version ${JSON.stringify(head['version'])}, and this version of the action reads version ${STATE_VERSION}`
+        `format version ${JSON.stringify(version)}, and this version of the action reads versions ${READ_VERSIONS.join(' and ')}`
       ]
     }
-  const result = stateSchema.safeParse(value)
+  const result = stateSchema(version as 1 | 2).safeParse(value)
   if (!result.success) {
     const problems = result.error.issues.map(issue => {
       const where = issue.path
@@ -192,7 +217,7 @@ export function planState(
   } catch (error) {
     const code = (error as { code?: string }).code
     // The first run, or a cache that had nothing to restore: nothing to decommission yet.
-    if (code === 'ENOENT') return { given, path, decommissions: [] }
+    if (code === 'ENOENT') return { given, path, decommissions: [], kept: [] }
     c.problem(
       'state-file',
       `cannot read \`${given}\`${code ? ` (${code})` : `: ${messageOf(error)}`}`
@@ -229,9 +254,25 @@ export function planState(
     return undefined
   }
   const inSnapshot = new Set(cluster.items.map(item => item.deployment_name))
-  const decommissions = state.deployments
-    .filter(entry => !inSnapshot.has(entry.deployment_name))
-    .map(entry => ({ ...entry, status: 'decommissioned' as const }))
+  // A workload `kubernetes-file` still lists, with no running pod in it, is not gone (scaled to
+  // zero, pending, a CronJob between runs): as GitHub's tracker, which decommissions on deletion.
+  // One whose pods run gives this snapshot's names: a name it no longer gives (a renamed
+  // container, a new template) is gone.
+  const running = new Set(
+    cluster.items.flatMap(item => {
+      const w = cluster.workloads?.get(item.deployment_name)
+      return w ? [workloadKey(w)] : []
+    })
+  )
+  const stillListed = (entry: StateEntry) =>
+    entry.workload !== undefined &&
+    (cluster.listedWorkloads?.has(workloadKey(entry.workload)) ?? false) &&
+    !running.has(workloadKey(entry.workload))
+  const lacking = state.deployments.filter(entry => !inSnapshot.has(entry.deployment_name))
+  const kept = lacking.filter(stillListed)
+  const decommissions = lacking
+    .filter(entry => !stillListed(entry))
+    .map(({ workload: _workload, ...entry }) => ({ ...entry, status: 'decommissioned' as const }))
   const listed = state.deployments.length
   if (!allowMass && decommissions.length * 2 > listed) {
     c.problem(
@@ -243,7 +284,7 @@ export function planState(
     )
     return undefined
   }
-  return { given, path, previous: state, decommissions }
+  return { given, path, previous: state, decommissions, kept }
 }
 
 /** The first few deployment names, and how many more. */

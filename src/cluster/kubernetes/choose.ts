@@ -1,4 +1,4 @@
-import type { ClusterItem } from '../items.js'
+import type { ClusterItem, Workload } from '../items.js'
 
 /**
  * One record per deployment name, as the tracker's snapshot keeps: pods of one workload and
@@ -24,6 +24,8 @@ export interface Candidate {
   created: string
   /** Namespace, workload kind and name, and container: what a rollout keeps the same. */
   identity: string
+  /** The object whose listing keeps the deployment from being decommissioned by `state-file`. */
+  workload: Workload
   /** The container in the user's words: `Deployment shop/web, container web (pod web-5c6b-x)`. */
   who: string
 }
@@ -64,7 +66,13 @@ export class Chooser {
   }
 
   /** The items to send, and a warning for each kind of thing left out or changed. */
-  result(): { items: ClusterItem[]; warnings: string[]; skipped: number } {
+  result(): {
+    items: ClusterItem[]
+    warnings: string[]
+    skipped: number
+    /** Deployment name to the workload of the container chosen for it. */
+    workloads: Map<string, Workload>
+  } {
     const warnings: string[] = []
     if (this.shared.size > 0) {
       const said = [...this.shared].map(([name, sources]) => {
@@ -84,7 +92,9 @@ export class Chooser {
     const tooLong: string[] = []
     const noName: string[] = []
     const longVersion: string[] = []
-    for (const { item, who } of this.chosen.values()) {
+    const workloads = new Map<string, Workload>()
+    for (const { item, who, workload } of this.chosen.values()) {
+      workloads.set(item.deployment_name, workload)
       if (
         item.deployment_name.length === 0 ||
         item.deployment_name.length > MAX_DEPLOYMENT_NAME_LENGTH
@@ -124,6 +134,6 @@ export class Chooser {
           `image tag is longer than the service's ${MAX_VERSION_LENGTH} characters for \`version\`: ` +
           namedList(longVersion)
       )
-    return { items, warnings, skipped: tooLong.length + noName.length }
+    return { items, warnings, skipped: tooLong.length + noName.length, workloads }
   }
 }

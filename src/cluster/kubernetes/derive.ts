@@ -2,7 +2,7 @@
 // container, which digest, which annotations); each rule uses the owners index the others build.
 import { MAX_TAGS, RUNTIME_RISKS, type RuntimeRisk } from '../../limits.js'
 import { nameAndVersion } from '../../inputs/image.js'
-import type { ClusterItem } from '../items.js'
+import { workloadKey, type ClusterItem, type Workload } from '../items.js'
 import { Chooser, namedList } from './choose.js'
 
 /**
@@ -156,6 +156,10 @@ export interface Derived {
   /** Pods in the list, and those the rules count (running, or a finished Job's). */
   pods: number
   counted: number
+  /** Deployment name to the object it came from (see `Workload`). */
+  workloads: Map<string, Workload>
+  /** `workloadKey` of each owner object the file lists: the workloads that still exist. */
+  listedWorkloads: Set<string>
 }
 
 /** The cluster's items from the objects of the list, by the tracker's rules. */
@@ -185,6 +189,17 @@ export function deriveItems(objects: readonly KubeObject[], template: string): D
     counted++
 
     const workload = workloadOf(pod, ownerRef, byKey)
+    // The object that stands for the workload: itself, or a listed ReplicaSet of no Deployment
+    // (its derived name drops the last part of the ReplicaSet's, so it names no object).
+    const listedOwner = byKey.get(keyOf(ownerRef.kind, pod.namespace, ownerRef.name))
+    const bareReplicaSet =
+      ownerRef.kind === 'ReplicaSet' &&
+      listedOwner !== undefined &&
+      !listedOwner.owners.some(o => o.kind === 'Deployment')
+    const anchor: Workload = {
+      namespace: pod.namespace,
+      ...(bareReplicaSet ? { kind: 'ReplicaSet', name: ownerRef.name } : workload)
+    }
     const chain = ownerChain(pod, owner)
     // The tracker reads every owner from the cluster; kubectl printed only the kinds it was
     // asked for (`kubectl get pods` alone): say which, as the records then differ from its. A
@@ -221,6 +236,7 @@ export function deriveItems(objects: readonly KubeObject[], template: string): D
         running,
         created: pod.pod.created,
         identity: [pod.namespace, workload.kind, workload.name, container.name].join('\u0000'),
+        workload: anchor,
         who: `${workload.kind} ${pod.namespace}/${workload.name} container ${container.name} (pod ${pod.name})`
       })
     }
@@ -256,7 +272,13 @@ export function deriveItems(objects: readonly KubeObject[], template: string): D
     withoutDigest: noDigest.length,
     skipped: chosen.skipped,
     pods,
-    counted
+    counted,
+    workloads: chosen.workloads,
+    listedWorkloads: new Set(
+      objects
+        .filter(o => OWNER_KINDS.has(o.kind))
+        .map(o => workloadKey({ kind: o.kind, namespace: o.namespace, name: o.name }))
+    )
   }
 }
 

@@ -3,7 +3,7 @@ import { isAbsolute, resolve } from 'node:path'
 import { booleanSchema, readText } from '../../inputs/fields.js'
 import type { Collector } from '../../inputs/problems.js'
 import { splitList } from '../../text.js'
-import { validateClusterItems, type ClusterItem } from '../items.js'
+import { validateClusterItems, type ClusterItem, type Workload } from '../items.js'
 import {
   DEFAULT_DEPLOYMENT_NAME_TEMPLATE,
   deriveItems,
@@ -30,6 +30,9 @@ export interface KubernetesItems {
   items: ClusterItem[]
   /** Said in the log before anything is sent; each names the object it is about. */
   warnings: string[]
+  /** Deployment name to the object it came from, and the owner objects the file lists. */
+  workloads: Map<string, Workload>
+  listedWorkloads: Set<string>
 }
 
 type Env = Record<string, string | undefined>
@@ -133,7 +136,9 @@ export function readKubernetesItems(
     )
     return undefined
   }
-  if (derived.items.length === 0) return { items: [], warnings: derived.warnings }
+  const { workloads, listedWorkloads } = derived
+  if (derived.items.length === 0)
+    return { items: [], warnings: derived.warnings, workloads, listedWorkloads }
   // The same checks as a deployments file. The tracker sends no `github_repository`: the service
   // then attributes an image by its provenance attestation only, and skips one without. Only a
   // repository the user names is sent.
@@ -151,7 +156,7 @@ export function readKubernetesItems(
     )
   }
   if (problems.length > 0) return undefined
-  return { items, warnings: derived.warnings }
+  return { items, warnings: derived.warnings, workloads, listedWorkloads }
 }
 
 interface ReadObjects {

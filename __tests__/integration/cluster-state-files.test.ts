@@ -1,0 +1,134 @@
+/**
+ * README "Workloads that vanished are decommissioned": a state file that cannot be read (not
+ * JSON, another file, a format version this action does not read, a hand-edited field, a
+ * directory) is a clear error naming `state-file` before any request, never a crash. The bundled
+ * action against the emulator.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
+import type { Emulator } from '../../emulator/index.js'
+import { runAction, type ActionRun } from '../../scripts/run-action.js'
+
+const STATE = '.record-deployment/prod-eu-1.json'
+const digest = (w: string) =>
+  'sha256:' +
+  [...w]
+    .map(ch => ch.charCodeAt(0).toString(16))
+    .join('')
+    .padEnd(64, '0')
+
+let emulator: Emulator
+let workspace: string
+beforeAll(async () => {
+  emulator = await withEmulator({ jobStepMs: 5, repos: ['acme/web'] })
+})
+afterAll(async () => emulator.close())
+beforeEach(async () => {
+  emulator.reset()
+  workspace = await mkdtemp(join(tmpdir(), 'cluster-state-files-'))
+})
+afterEach(async () => rm(workspace, { recursive: true, force: true }))
+
+function step() {
+  return runAction(
+    {
+      token: TOKEN,
+      'api-url': emulator.url,
+      cluster: 'prod-eu-1',
+      environment: 'production',
+      'physical-environment': 'eu-west-1',
+      'deployments-file': 'deployments.json',
+      'cluster-mode': 'sync',
+      'state-file': STATE
+    },
+    {},
+    { context: { repository: 'acme/web', workspace } }
+  )
+}
+const errorOf = (run: ActionRun) => run.stdout.split('\n').find(l => l.startsWith('::error')) ?? ''
+
+test.each([
+  [
+    'not JSON',
+    '{"format": "record-deployment/cluster-state", "version": 1, "cluster": ',
+    'not valid JSON'
+  ],
+  [
+    'another file',
+    '{"apiVersion": "v1", "kind": "List", "items": []}',
+    'no `format: record-deployment/cluster-state` field'
+  ],
+  [
+    'a newer format',
+    JSON.stringify({ format: 'record-deployment/cluster-state', version: 3 }),
+    'format version 3, and this version of the action reads versions 1 and 2'
+  ],
+  [
+    'a hand-edited digest and field',
+    JSON.stringify({
+      format: 'record-deployment/cluster-state',
+      version: 1,
+      cluster: 'prod-eu-1',
+      logical_environment: 'production',
+      physical_environment: 'eu-west-1',
+      deployments: [{ deployment_name: 'x', name: 'y', digest: 'sha256:ABC', owner: 'me' }]
+    }),
+    'deployments[0].digest: must be sha256:<64 lower-case hex>; deployments[0]: unknown field `owner`'
+  ],
+  [
+    'a hand-edited workload',
+    JSON.stringify({
+      format: 'record-deployment/cluster-state',
+      version: 2,
+      cluster: 'prod-eu-1',
+      logical_environment: 'production',
+      physical_environment: 'eu-west-1',
+      deployments: [
+        {
+          deployment_name: 'x',
+          name: 'y',
+          digest: digest('x'),
+          workload: { namespace: 'apps', kind: 'Pod', name: 'x' }
+        }
+      ]
+    }),
+    'deployments[0].workload.kind: must be a workload kind'
+  ],
+  [
+    'a name listed twice',
+    JSON.stringify({
+      format: 'record-deployment/cluster-state',
+      version: 1,
+      cluster: 'prod-eu-1',
+      logical_environment: 'production',
+      deployments: [
+        { deployment_name: 'x', name: 'y', digest: digest('x') },
+        { deployment_name: 'x', name: 'y', digest: digest('x') }
+      ]
+    }),
+    'deployments[1].deployment_name: `x` is listed twice'
+  ],
+  ['a directory', null, 'cannot read `.record-deployment/prod-eu-1.json` (EISDIR)']
+])(
+  'an unreadable or hand-edited state file (%s) is a clear error before any request, never a crash',
+  async (_case, content, message) => {
+    await writeFile(
+      join(workspace, 'deployments.json'),
+      JSON.stringify([
+        { deployment_name: 'apps-alpha', name: 'ghcr.io/acme/alpha', digest: digest('alpha') }
+      ])
+    )
+    await mkdir(join(workspace, '.record-deployment'))
+    if (content === null) await mkdir(join(workspace, STATE))
+    else await writeFile(join(workspace, STATE), content)
+    const run = await step()
+    expect(run.code).not.toBe(0)
+    expect(errorOf(run)).toContain('state-file: ')
+    expect(errorOf(run)).toContain(message)
+    expect(errorOf(run)).not.toContain('unexpected error')
+    expect(run.stderr).toBe('')
+    expect(emulator.requests).toEqual([])
+  }
+)
