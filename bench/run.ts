@@ -7,17 +7,17 @@
  * Results go to .tmp/bench/results.json, or with --save to bench/results.json (tracked: the
  * figures README quotes). --node PATH runs the action under another Node; --labeler PATH names the
  * yardstick's bundle. Not a test: nothing here passes or fails.
- * Over 300 lines: the scenarios, the cold-start table and the report share one emulator, one
- * Node and the arguments; split into modules they would only pass them around.
+ * Over 300 lines: the scenarios and the report share one emulator, one Node and the arguments;
+ * the cold-start table is bench/cold-start.ts.
  */
-import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { cpus, tmpdir } from 'node:os'
-import { dirname, join, relative, resolve } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import { parseArgs } from 'node:util'
 import { startEmulator, type Emulator, type SeedCommit, type SeedPull } from '../emulator/index.js'
 import { syntheticObjects, writeKubectlList } from '../scripts/kubectl-list.js'
+import { coldStart, nccBuild, type ColdStartRow } from './cold-start.js'
 import { matrix10 } from './matrix.js'
 import { chooseNode, type ChosenNode } from '../scripts/node24.js'
 import { projectRoot, runAction } from '../scripts/run-action.js'
@@ -26,9 +26,6 @@ const TOKEN = 'bench-token'
 const DIGEST = 'sha256:' + 'be9c4'.padEnd(64, '0')
 const PULLS = [1, 2, 3, 4, 5]
 const root = projectRoot()
-/** How to get the cold-start yardstick when it is missing. */
-const LABELER_FETCH =
-  'curl -fsSL https://raw.githubusercontent.com/actions/labeler/v7.0.0/dist/index.js -o .tmp/labeler-v7-dist.mjs'
 
 const { values: args } = parseArgs({
   options: {
@@ -241,7 +238,8 @@ try {
         `warning: ${scenario.name}: ${bad.length} runs ended with an unexpected exit code`
       )
   }
-  coldStartRows = await coldStart(emulator, dir, await nccBuild(dir))
+  const options = { node, quick, token: TOKEN, digest: DIGEST, labeler: args.labeler }
+  coldStartRows = await coldStart(emulator, dir, await nccBuild(dir), options)
   const matrix = await matrix10(emulator, { dir, node, token: TOKEN, digest: DIGEST, pulls: PULLS })
   results['matrix-10'] = Object.assign(summarize([matrix]), { writesNeeded: matrix.writesNeeded })
 } finally {
@@ -406,153 +404,4 @@ function printTable(rows: Record<string, ReturnType<typeof summarize>>): void {
       .join('  ')
   console.log(format(header))
   for (const line of lines) console.log(format(line))
-}
-
-interface ColdStartRow {
-  name: string
-  ms: number[]
-  median: number
-}
-
-/**
- * Process start to exit (or to the first request), each command in turn so that a drift of the
- * machine's speed hits them alike: bare Node, labeler's bundle stopping on its missing inputs,
- * ours stopping on an input error, ours to the first request of a single record.
- */
-async function coldStart(
-  emulator: Emulator,
-  dir: string,
-  ncc: string | undefined
-): Promise<ColdStartRow[]> {
-  const runs = quick ? 5 : 21
-  const labeler = labelerBundle()
-  const env = {
-    GITHUB_REPOSITORY: 'acme/web',
-    GITHUB_API_URL: emulator.url,
-    GITHUB_EVENT_NAME: 'workflow_dispatch',
-    GITHUB_WORKSPACE: dir
-  }
-  const rows: Record<string, number[]> = {
-    'node -e 0': [],
-    ...(existsSync(labeler) ? { 'labeler v7 bundle, start to exit (no inputs)': [] } : {}),
-    'ours, start to exit on an input error': [],
-    'ours, start to first request (single record)': [],
-    ...(ncc
-      ? {
-          'ncc, start to exit on an input error': [],
-          'ncc, start to first request (single record)': []
-        }
-      : {})
-  }
-  for (let i = 0; i < runs; i++) {
-    rows['node -e 0']?.push(await timeProcess(node, ['-e', '0'], dir))
-    rows['labeler v7 bundle, start to exit (no inputs)']?.push(
-      await timeProcess(node, [labeler], dir)
-    )
-    const bad = await runAction(
-      { token: TOKEN, digest: 'sha512:nope', environment: 'production' },
-      env,
-      { node }
-    )
-    rows['ours, start to exit on an input error']?.push(bad.durationMs)
-    emulator.reset()
-    const single = await runAction(
-      { token: TOKEN, digest: DIGEST, name: 'ghcr.io/acme/web', environment: 'production' },
-      env,
-      { node }
-    )
-    const first = emulator.requests[0]
-    if (first)
-      rows['ours, start to first request (single record)']?.push(first.arrivedAt - single.spawnedAt)
-    if (ncc) await nccColdStart(emulator, env, ncc, rows)
-  }
-  if (!existsSync(labeler))
-    console.error(
-      `warning: no labeler bundle (looked for ${labeler}), so the cold-start table has no yardstick. ` +
-        `It is actions/labeler v7.0.0's dist/index.js (commit bf12e9b, MIT): ${LABELER_FETCH}, then run the bench again ` +
-        '(or pass --labeler PATH).'
-    )
-  return Object.entries(rows).map(([name, ms]) => {
-    const sorted = [...ms].sort((a, b) => a - b)
-    return { name, ms, median: sorted[Math.floor(sorted.length / 2)] ?? NaN }
-  })
-}
-
-/** Wall time of one process from spawn to exit, its output thrown away. */
-async function timeProcess(command: string, argv: string[], cwd: string): Promise<number> {
-  const started = performance.now()
-  await new Promise<void>((done, fail) => {
-    const child = spawn(command, argv, {
-      cwd,
-      env: { PATH: process.env['PATH'] ?? '' },
-      stdio: 'ignore'
-    })
-    child.on('error', fail)
-    child.on('close', () => done())
-  })
-  return performance.now() - started
-}
-
-/** --labeler, else the shared anchors beside the checkout, else .tmp/ where LABELER_FETCH puts it. */
-function labelerBundle(): string {
-  if (args.labeler) return resolve(process.env['INIT_CWD'] ?? process.cwd(), args.labeler)
-  const candidates = [
-    join(root, '../shared/anchors/labeler-v7-dist.mjs'),
-    join(root, '.tmp/labeler-v7-dist.mjs')
-  ]
-  return candidates.find(path => existsSync(path)) ?? (candidates[1] as string)
-}
-
-/**
- * The yardstick for the bundler: the same source built with @vercel/ncc (what the design card
- * named, and what most JavaScript actions use) into the bench's temporary folder, at every bench
- * run, so the choice of esbuild is measured again each time. Undefined (and a warning) when ncc
- * fails: the table then has no ncc rows.
- */
-async function nccBuild(dir: string): Promise<string | undefined> {
-  const out = join(dir, 'ncc')
-  const cli = join(root, 'node_modules/@vercel/ncc/dist/ncc/cli.js')
-  const code = await new Promise<number | null>(done => {
-    const child = spawn(process.execPath, [cli, 'build', 'src/index.ts', '-o', out, '-q'], {
-      cwd: root,
-      stdio: ['ignore', 'ignore', 'inherit']
-    })
-    child.on('error', () => done(null))
-    child.on('close', done)
-  })
-  const entry = join(out, 'index.js')
-  if (code === 0 && existsSync(entry)) {
-    let bytes = 0
-    for (const file of await readdir(out)) bytes += (await stat(join(out, file))).size
-    console.log(`ncc build of the same source: ${(bytes / 1024).toFixed(0)} KiB in all`)
-    return entry
-  }
-  console.error(
-    `warning: the ncc build failed (exit ${code}): the cold-start table has no ncc rows`
-  )
-  return undefined
-}
-
-/** One interleaved round of the ncc build: an input error, then a single record's first request. */
-async function nccColdStart(
-  emulator: Emulator,
-  env: Record<string, string>,
-  entry: string,
-  rows: Record<string, number[]>
-): Promise<void> {
-  const bad = await runAction(
-    { token: TOKEN, digest: 'sha512:nope', environment: 'production' },
-    env,
-    { node, entry }
-  )
-  rows['ncc, start to exit on an input error']?.push(bad.durationMs)
-  emulator.reset()
-  const single = await runAction(
-    { token: TOKEN, digest: DIGEST, name: 'ghcr.io/acme/web', environment: 'production' },
-    env,
-    { node, entry }
-  )
-  const first = emulator.requests[0]
-  if (first)
-    rows['ncc, start to first request (single record)']?.push(first.arrivedAt - single.spawnedAt)
 }
