@@ -1,3 +1,4 @@
+// Over 300 lines: the emulator's artifact-metadata routes (single, storage, cluster set and job) each need their own cases of the description's rules.
 import { startEmulator, type Emulator } from '../../emulator/index.js'
 import { call, DIGEST, DIGEST_B, sleep, waitFor } from './helpers.js'
 

@@ -1,3 +1,4 @@
+// Over 300 lines: one packed-and-installed command line is shared by every case (packing costs seconds).
 /**
  * The command line as a user of another pipeline gets it: `npm pack`, the tarball installed into
  * an empty directory (`--prefer-offline`: its dependencies come from npm's cache when `npm ci`

@@ -1,3 +1,4 @@
+// Over 300 lines: the new-user edge cases of one README section, sharing one staged workspace helper.
 /**
  * README "Workloads that vanished are decommissioned", tried as a new user would: paths, files
  * written by other settings or another mode, odd encodings, the half-way line of the guard, renamed

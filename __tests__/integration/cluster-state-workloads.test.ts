@@ -1,3 +1,4 @@
+// Over 300 lines: the kept-workload rule across every workload kind, sharing one kubectl staging helper.
 /**
  * README "Workloads that vanished are decommissioned", what a snapshot lacks: with
  * `kubernetes-file`, a workload the file still lists but with no running pod (a Deployment scaled

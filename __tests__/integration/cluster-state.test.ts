@@ -1,3 +1,4 @@
+// Over 300 lines: the issue's whole done-when list, for both files and both modes, on one staging helper.
 /**
  * `state-file` through the bundled action, as the runner starts it, against the emulator: the
  * deployments a snapshot no longer has are decommissioned in the same request, the file follows

@@ -1,3 +1,4 @@
+// Over 300 lines: the set and job protocols' cases against one emulator.
 import { writeFile, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

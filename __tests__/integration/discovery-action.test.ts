@@ -1,3 +1,4 @@
+// Over 300 lines: each discovery finding needs its own staged history and emulator seed.
 /**
  * Which pull requests a deployment shipped, through the bundled action as the runner starts it:
  * a git-flow release read with git and with the compare endpoint, a long range of merge-commit

@@ -1,3 +1,4 @@
+// Over 300 lines: discovery's paths (event, git range, compare, linked issues) share one staged repository.
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'

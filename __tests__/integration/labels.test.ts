@@ -1,3 +1,4 @@
+// Over 300 lines: the label job's writes, reads and failures against one seeded emulator.
 import { TOKEN, withEmulator, writesOf } from '../../__fixtures__/emulator.js'
 import { MemoryLog } from '../../__fixtures__/memory-log.js'
 import type { Emulator, SeedData } from '../../emulator/index.js'

@@ -1,3 +1,4 @@
+// Over 300 lines: one test per finding of issue 22 beside the load test, sharing the rate-limit front.
 // Many jobs at once on one token (issue 22): a matrix against a front with a shared limit, and one
 // test per way concurrency made the step's words untrue. Every run is the bundled action started
 // as the runner starts it, against the emulator over loopback; waits are the service's real ones,

@@ -1,3 +1,4 @@
+// Over 300 lines: each odd history is built with git and served to both paths.
 /**
  * README's promises on which pull requests a range holds, tried as a new user's repository has
  * them, through the bundled action as the runner starts it: subjects in the odd forms real

@@ -1,3 +1,4 @@
+// Over 300 lines: every proxy rule runs through one real proxy and https front, started once.
 /**
  * Behind a corporate proxy, as the runner's own tools (@actions/http-client, curl) read
  * HTTPS_PROXY / HTTP_PROXY / NO_PROXY: the bundled action, started by the launcher, against the

@@ -1,3 +1,4 @@
+// Over 300 lines: the single-artifact job's records, storage and answers against one emulator.
 import {
   DIGEST,
   smallestWriteGap,

@@ -1,3 +1,4 @@
+// Over 300 lines: the composed parser's cross-job rules, table-tested in one place.
 import {
   defaultDeploymentName,
   InputError,

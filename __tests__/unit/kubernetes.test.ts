@@ -1,3 +1,4 @@
+// Over 300 lines: the kubectl reader's and derivation's unit and property cases share their object builders.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import fc from 'fast-check'
 import { tmpdir } from 'node:os'

@@ -1,3 +1,4 @@
+// Over 300 lines: one module per API family (the house rule): every artifact-metadata endpoint's request and lenient reader.
 import * as z from 'zod/mini'
 import type { RequestOptions, ServiceClient } from '../client/client.js'
 import { path } from '../client/paths.js'
