@@ -15,10 +15,10 @@ export default {
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/build/'],
   testTimeout: 30000,
   // Most of the suite's wall time is waiting (the service's 1 s between writes, retry waits), not
-  // CPU (about 45 s of CPU in all), and one file (the example table) is most of it: jest's
-  // default of one worker per core but one is a single worker on 2 cores, which runs every other
-  // file after that one. Three workers run the rest beside it in two lanes.
-  maxWorkers: Math.max(3, availableParallelism() - 1),
+  // CPU: jest's default of one worker per core but one is a single worker on 2 cores. Four
+  // workers overlap the waiting files (measured on 2 cores: 131 s with three, 112 s with four;
+  // no test asserts a time, so a loaded machine is slower, not red).
+  maxWorkers: Math.max(4, availableParallelism() - 1),
   // test.concurrent (the example table): runs that mostly wait on the 1 s write spacing overlap
   maxConcurrency: 10,
   reporters: ['default', '<rootDir>/scripts/jest-plain-summary.js']
