@@ -9,35 +9,23 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { existsSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { TOKEN, withEmulator, writesOf } from '../../__fixtures__/emulator.js'
-import type { Emulator } from '../../emulator/index.js'
+import {
+  digest,
+  emulator,
+  STATE,
+  useStateWorkspace,
+  workspace
+} from '../../__fixtures__/cluster-state.js'
+import { TOKEN, writesOf } from '../../__fixtures__/emulator.js'
 import { kubectlList, pod, workload } from '../../scripts/kubectl-list.js'
 import { runAction, type ActionRun } from '../../scripts/run-action.js'
 
-const STATE = '.record-deployment/prod-eu-1.json'
-const digest = (w: string) =>
-  'sha256:' +
-  [...w]
-    .map(ch => ch.charCodeAt(0).toString(16))
-    .join('')
-    .padEnd(64, '0')
-
-let emulator: Emulator
-let workspace: string
+useStateWorkspace('cluster-state-edges')
 let home: string
-beforeAll(async () => {
-  emulator = await withEmulator({ jobStepMs: 5, repos: ['acme/web'] })
-})
-afterAll(async () => emulator.close())
 beforeEach(async () => {
-  emulator.reset()
-  workspace = await mkdtemp(join(tmpdir(), 'cluster-state-edges-'))
   home = await mkdtemp(join(tmpdir(), 'cluster-state-home-'))
 })
-afterEach(async () => {
-  await rm(workspace, { recursive: true, force: true })
-  await rm(home, { recursive: true, force: true })
-})
+afterEach(async () => rm(home, { recursive: true, force: true }))
 
 /** What the state lists for deployment `name` of workload `w` (deployments-file). */
 const entry = (w: string, over: Record<string, string> = {}) => ({

@@ -4,32 +4,19 @@
  * directory) is a clear error naming `state-file` before any request, never a crash. The bundled
  * action against the emulator.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
-import type { Emulator } from '../../emulator/index.js'
+import {
+  digest,
+  emulator,
+  STATE,
+  useStateWorkspace,
+  workspace
+} from '../../__fixtures__/cluster-state.js'
+import { TOKEN } from '../../__fixtures__/emulator.js'
 import { runAction, type ActionRun } from '../../scripts/run-action.js'
 
-const STATE = '.record-deployment/prod-eu-1.json'
-const digest = (w: string) =>
-  'sha256:' +
-  [...w]
-    .map(ch => ch.charCodeAt(0).toString(16))
-    .join('')
-    .padEnd(64, '0')
-
-let emulator: Emulator
-let workspace: string
-beforeAll(async () => {
-  emulator = await withEmulator({ jobStepMs: 5, repos: ['acme/web'] })
-})
-afterAll(async () => emulator.close())
-beforeEach(async () => {
-  emulator.reset()
-  workspace = await mkdtemp(join(tmpdir(), 'cluster-state-files-'))
-})
-afterEach(async () => rm(workspace, { recursive: true, force: true }))
+useStateWorkspace('cluster-state-files')
 
 function step() {
   return runAction(

@@ -10,6 +10,7 @@ import fc from 'fast-check'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { digest } from '../../__fixtures__/cluster-state.js'
 import { TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
 import { MemoryLog } from '../../__fixtures__/memory-log.js'
 import { ScaledClock } from '../../__fixtures__/scaled-clock.js'
@@ -22,13 +23,6 @@ const WORKLOADS = ['api', 'web', 'worker', 'cron', 'db']
 const KINDS = ['Deployment', 'DaemonSet', 'StatefulSet', 'CronJob', 'Job', 'BareReplicaSet']
 type Kind = (typeof KINDS)[number]
 type Phase = 'running' | 'idle' | 'gone'
-const digest = (w: string) =>
-  'sha256:' +
-  [...w]
-    .map(ch => ch.charCodeAt(0).toString(16))
-    .join('')
-    .padEnd(64, '0')
-
 type Json = Record<string, unknown>
 const podOf = (w: string, name: string, owner: { kind: string; name: string }, phase: string) =>
   pod({

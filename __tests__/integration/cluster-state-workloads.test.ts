@@ -7,33 +7,20 @@
  * tracker decommissions on deletion. The bundled action against the emulator; what each run
  * sends and keeps is written out by hand.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { TOKEN, withEmulator, writesOf } from '../../__fixtures__/emulator.js'
-import type { Emulator } from '../../emulator/index.js'
+import {
+  digest,
+  emulator,
+  STATE,
+  useStateWorkspace,
+  workspace
+} from '../../__fixtures__/cluster-state.js'
+import { TOKEN, writesOf } from '../../__fixtures__/emulator.js'
 import { kubectlList, pod, workload } from '../../scripts/kubectl-list.js'
 import { runAction, type ActionRun } from '../../scripts/run-action.js'
 
-const STATE = '.record-deployment/prod-eu-1.json'
-const digest = (w: string) =>
-  'sha256:' +
-  [...w]
-    .map(ch => ch.charCodeAt(0).toString(16))
-    .join('')
-    .padEnd(64, '0')
-
-let emulator: Emulator
-let workspace: string
-beforeAll(async () => {
-  emulator = await withEmulator({ jobStepMs: 5, repos: ['acme/web'] })
-})
-afterAll(async () => emulator.close())
-beforeEach(async () => {
-  emulator.reset()
-  workspace = await mkdtemp(join(tmpdir(), 'cluster-state-workloads-'))
-})
-afterEach(async () => rm(workspace, { recursive: true, force: true }))
+useStateWorkspace('cluster-state-workloads')
 
 type Json = Record<string, unknown>
 /** A pod of `owner` in namespace `apps` with one container `app` of image `ghcr.io/acme/<w>`. */

@@ -6,37 +6,24 @@
  * `deployments-file` and `kubernetes-file`, as a set request and as a job. What each run must
  * send and keep is written out by hand from the snapshots below.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { TOKEN, withEmulator, writesOf } from '../../__fixtures__/emulator.js'
-import type { Emulator } from '../../emulator/index.js'
+import {
+  digest,
+  emulator,
+  STATE,
+  useStateWorkspace,
+  workspace
+} from '../../__fixtures__/cluster-state.js'
+import { TOKEN, writesOf } from '../../__fixtures__/emulator.js'
 import { kubectlList, pod, workload } from '../../scripts/kubectl-list.js'
 import { runAction, type ActionRun } from '../../scripts/run-action.js'
 
 type Source = 'deployments-file' | 'kubernetes-file'
 type Mode = 'sync' | 'job'
 
-const STATE = '.record-deployment/prod-eu-1.json'
-const digest = (workload: string) =>
-  'sha256:' +
-  [...workload]
-    .map(ch => ch.charCodeAt(0).toString(16))
-    .join('')
-    .padEnd(64, '0')
-
-let emulator: Emulator
-let workspace: string
-beforeAll(async () => {
-  emulator = await withEmulator({ jobStepMs: 5, repos: ['acme/web', 'acme/api'] })
-})
-afterAll(async () => emulator.close())
-beforeEach(async () => {
-  emulator.reset()
-  workspace = await mkdtemp(join(tmpdir(), 'cluster-state-'))
-})
-afterEach(async () => rm(workspace, { recursive: true, force: true }))
+useStateWorkspace('cluster-state', ['acme/web', 'acme/api'])
 
 /** The deployment name each source gives workload `w` (kubectl: namespace/workload/container). */
 const nameIn = (source: Source, w: string) =>
