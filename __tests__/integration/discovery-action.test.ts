@@ -5,38 +5,26 @@
  * pull requests on the compare path, a comparison the service cut short, and a token that
  * cannot read pull requests (404).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
+import { TOKEN } from '../../__fixtures__/emulator.js'
+import {
+  dir,
+  emulator,
+  labeled,
+  useDiscoveryWorld,
+  warnings
+} from '../../__fixtures__/discovery-run.js'
 import { seedCommits, writeRepository, type HistoryCommit } from '../../__fixtures__/history.js'
-import { startEmulator, type Emulator, type SeedCommit } from '../../emulator/index.js'
-import { projectRoot, runAction, type ActionRun } from '../../scripts/run-action.js'
+import { startEmulator, type SeedCommit } from '../../emulator/index.js'
+import { projectRoot, runAction } from '../../scripts/run-action.js'
 
 const REPO = 'acme/web'
 const R = '/repos/acme/web'
 /** a sha whose short form shows `n` */
 const hex = (n: number) => n.toString(16).padStart(4, '0').repeat(10)
 
-let emulator: Emulator
-let dir: string
-beforeAll(async () => {
-  emulator = await withEmulator()
-  dir = mkdtempSync(join(tmpdir(), 'discovery-action-'))
-})
-afterAll(async () => {
-  await emulator.close()
-  rmSync(dir, { recursive: true, force: true })
-})
-beforeEach(() => emulator.reset())
-
-const warnings = (run: ActionRun) =>
-  run.stdout.split('\n').filter(line => line.startsWith('::warning::'))
-const labeled = () =>
-  (emulator.state.issues[REPO] ?? [])
-    .filter(issue => issue.labels.includes('deployed:production'))
-    .map(issue => issue.number)
-    .sort((a, b) => a - b)
+useDiscoveryWorld('discovery-action')
 const lookups = () => emulator.requests.filter(r => /\/commits\/[0-9a-f]+\/pulls$/.test(r.path))
 
 /**

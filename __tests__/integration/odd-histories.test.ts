@@ -8,40 +8,27 @@
  * the compare endpoint (`since` an annotated tag); and a real `git clone --depth 1` (the default
  * checkout) with and without `since`.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
+import { TOKEN } from '../../__fixtures__/emulator.js'
+import {
+  dir,
+  emulator,
+  labeled,
+  useDiscoveryWorld,
+  warnings
+} from '../../__fixtures__/discovery-run.js'
 import {
   git,
   seedCommits,
   writeRepository,
   type HistoryCommit
 } from '../../__fixtures__/history.js'
-import type { Emulator, SeedPull } from '../../emulator/index.js'
+import type { SeedPull } from '../../emulator/index.js'
 import { runAction, type ActionRun } from '../../scripts/run-action.js'
 
 const REPO = 'acme/web'
 
-let emulator: Emulator
-let dir: string
-beforeAll(async () => {
-  emulator = await withEmulator()
-  dir = mkdtempSync(join(tmpdir(), 'odd-histories-'))
-})
-afterAll(async () => {
-  await emulator.close()
-  rmSync(dir, { recursive: true, force: true })
-})
-beforeEach(() => emulator.reset())
-
-const warnings = (run: ActionRun) =>
-  run.stdout.split('\n').filter(line => line.startsWith('::warning::'))
-const labeled = () =>
-  (emulator.state.issues[REPO] ?? [])
-    .filter(issue => issue.labels.includes('deployed:production'))
-    .map(issue => issue.number)
-    .sort((a, b) => a - b)
+useDiscoveryWorld('odd-histories')
 
 const CACHE = 'Fix the cache (#9) (#12)'
 /**

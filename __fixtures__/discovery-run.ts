@@ -1,0 +1,39 @@
+/**
+ * What the discovery tests through the bundled action share: one emulator per test file (reset
+ * before each test) and a scratch folder for the histories they build, the step's warnings, and
+ * the pull requests that ended up labeled `deployed:production`. `emulator` and `dir` are live
+ * bindings: read them inside tests, after the hooks ran.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { withEmulator } from './emulator.js'
+import type { Emulator } from '../emulator/index.js'
+import type { ActionRun } from '../scripts/run-action.js'
+
+export let emulator: Emulator
+export let dir: string
+
+/** Registers the hooks: one emulator and one scratch folder (named `prefix`) for the file. */
+export function useDiscoveryWorld(prefix: string): void {
+  beforeAll(async () => {
+    emulator = await withEmulator()
+    dir = mkdtempSync(join(tmpdir(), `${prefix}-`))
+  })
+  afterAll(async () => {
+    await emulator.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+  beforeEach(() => emulator.reset())
+}
+
+/** The `::warning::` lines of the step's log. */
+export const warnings = (run: ActionRun) =>
+  run.stdout.split('\n').filter(line => line.startsWith('::warning::'))
+
+/** The numbers of `repo`'s issues and pull requests labeled `deployed:production`, in order. */
+export const labeled = (repo = 'acme/web') =>
+  (emulator.state.issues[repo] ?? [])
+    .filter(issue => issue.labels.includes('deployed:production'))
+    .map(issue => issue.number)
+    .sort((a, b) => a - b)
