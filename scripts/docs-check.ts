@@ -85,7 +85,8 @@ function endOfString(text: string, at: number): number {
   const quote = text[at]
   for (let i = at + 1; i < text.length; i++) {
     if (text[i] === '\\') i++
-    else if (quote === '`' && text[i] === '$' && text[i + 1] === '{') i = skipBalanced(text, i + 1) - 1
+    else if (quote === '`' && text[i] === '$' && text[i + 1] === '{')
+      i = skipBalanced(text, i + 1) - 1
     else if (text[i] === quote) return i
   }
   return text.length
@@ -123,6 +124,20 @@ export interface Pointer {
 }
 
 const POINTER = /<!-- test: (\S+) › (.+?) -->/g
+/**
+ * A promise held by a check outside jest (`.ci/run`, a script it runs):
+ * `<!-- check: .ci/run › what it checks -->`. The file must exist; what it checks is for the reader.
+ */
+const CHECK = /<!-- check: (\S+) › (.+?) -->/g
+
+export function checksIn(path: string, text: string): Pointer[] {
+  const found: Pointer[] = []
+  text.split('\n').forEach((line, i) => {
+    for (const m of line.matchAll(CHECK))
+      found.push({ where: `${path}:${i + 1}`, file: m[1] ?? '', name: m[2] ?? '' })
+  })
+  return found
+}
 
 export function pointersIn(path: string, text: string): Pointer[] {
   const found: Pointer[] = []
@@ -153,7 +168,8 @@ export function pointerProblem(pointer: Pointer, root = projectRoot()): string |
   if (!titles) return `${pointer.file} is not a test file of __tests__/`
   const parts = pointer.name.split(' › ')
   const named = titles.tests.some(
-    test => test.length === parts.length && test.every((title, i) => titleMatches(title, parts[i] ?? ''))
+    test =>
+      test.length === parts.length && test.every((title, i) => titleMatches(title, parts[i] ?? ''))
   )
   if (!named) return `${pointer.file} has no test named "${pointer.name}"`
   return undefined
@@ -191,8 +207,8 @@ export function unitsOf(path: string, text: string): Unit[] {
       return
     }
     if (fence) return
-    if (/^\s*<!-- test: /.test(line)) {
-      if (current) current.pointers += pointersIn(path, line).length
+    if (/^\s*<!-- (test|check): /.test(line)) {
+      if (current) current.pointers += pointersIn(path, line).length + checksIn(path, line).length
       return
     }
     if (/^\s*<!--/.test(line)) return
@@ -289,7 +305,11 @@ export function linksIn(path: string, text: string): Link[] {
 }
 
 /** Why a relative link of `from` resolves to nothing, or undefined when it resolves. */
-export function linkProblem(from: string, target: string, root = projectRoot()): string | undefined {
+export function linkProblem(
+  from: string,
+  target: string,
+  root = projectRoot()
+): string | undefined {
   const [pathPart = '', anchor] = target.split('#')
   const file = pathPart === '' ? from : normalize(join(dirname(from), decodeURI(pathPart)))
   if (file.startsWith('..')) return `${target} leaves the repository`
@@ -316,7 +336,16 @@ function resolvePointers(root: string, path: string): number {
       .replace(/:$/, '')
       .trim()
     const hits = [
-      ...new Set(titles.tests.map(t => t.join(' › ')).filter(t => t.split(' › ').pop()?.startsWith(stem.split(' › ').pop() ?? '')))
+      ...new Set(
+        titles.tests
+          .map(t => t.join(' › '))
+          .filter(t =>
+            t
+              .split(' › ')
+              .pop()
+              ?.startsWith(stem.split(' › ').pop() ?? '')
+          )
+      )
     ]
     if (hits.length !== 1) return whole
     changed++
@@ -338,13 +367,16 @@ if (process.argv[1] && /docs-check\.[jt]s$/.test(relative(process.cwd(), process
     const text = readFileSync(join(root, path), 'utf8')
     for (const p of pointersIn(path, text)) {
       const problem = pointerProblem(p, root)
-      if (problem) console.log(`${p.where}: pointer: ${problem}`), problems++
+      if (problem) (console.log(`${p.where}: pointer: ${problem}`), problems++)
     }
+    for (const c of checksIn(path, text))
+      if (!existsSync(join(root, c.file)))
+        (console.log(`${c.where}: check: no file ${c.file}`), problems++)
     for (const u of promisesWithoutPointer(path, text))
-      console.log(`${u.where}: promise without pointer: ${u.text.slice(0, 90)}`), problems++
+      (console.log(`${u.where}: promise without pointer: ${u.text.slice(0, 90)}`), problems++)
     for (const l of linksIn(path, text)) {
       const problem = linkProblem(path, l.target, root)
-      if (problem) console.log(`${l.where}: link: ${problem}`), problems++
+      if (problem) (console.log(`${l.where}: link: ${problem}`), problems++)
     }
   }
   console.log(`${problems} problems`)
