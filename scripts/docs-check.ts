@@ -39,8 +39,16 @@ export interface TestTitles {
 export function testTitles(text: string): TestTitles {
   const tests: string[][] = []
   const describes: Array<{ title: string; end: number }> = []
-  const callee = /(?<![.\w])(describe|test|it)((?:\.[a-z]+)*)\s*\(/g
-  for (let m = callee.exec(text); m; m = callee.exec(text)) {
+  const callee = /(?<![.\w$])(describe|test|it)((?:\.[a-z]+)*)\s*\(/y
+  for (let i = 0; i < text.length; i++) {
+    const skipped = skipNonCode(text, i)
+    if (skipped !== i) {
+      i = skipped
+      continue
+    }
+    callee.lastIndex = i
+    const m = callee.exec(text)
+    if (!m) continue
     const open = m.index + m[0].length - 1
     let at = open + 1
     if (/\.each\b/.test(m[2] ?? '')) {
@@ -51,6 +59,7 @@ export function testTitles(text: string): TestTitles {
     }
     const literal = stringAt(text, at)
     if (literal === undefined) continue
+    i = open
     const around = describes.filter(d => d.end > m.index).map(d => d.title)
     if (m[1] === 'describe') describes.push({ title: literal, end: skipBalanced(text, at - 1) })
     else tests.push([...around, literal])
@@ -58,25 +67,55 @@ export function testTitles(text: string): TestTitles {
   return { tests }
 }
 
+/**
+ * When a string, comment or regular expression literal starts at `i`, the index of its last
+ * character; else `i` itself.
+ */
+function skipNonCode(text: string, i: number): number {
+  const c = text[i]
+  if (c === "'" || c === '"' || c === '`') return endOfString(text, i)
+  if (c === '/' && text[i + 1] === '/') {
+    const end = text.indexOf('\n', i)
+    return end < 0 ? text.length : end
+  }
+  if (c === '/' && text[i + 1] === '*') {
+    const end = text.indexOf('*/', i + 2)
+    return end < 0 ? text.length : end + 1
+  }
+  if (c === '/' && /([(,=:[!&|?{};>]|\breturn)\s*$|^\s*$/.test(text.slice(Math.max(0, i - 20), i)))
+    return endOfRegex(text, i)
+  return i
+}
+
 /** From an opening bracket at `at`, the index just past its closing one (strings skipped). */
 function skipBalanced(text: string, at: number): number {
   let depth = 0
   for (let i = at; i < text.length; i++) {
+    const skipped = skipNonCode(text, i)
+    if (skipped !== i) {
+      i = skipped
+      continue
+    }
     const c = text[i]
-    if (c === "'" || c === '"' || c === '`') {
-      i = endOfString(text, i)
-      continue
-    }
-    if (c === '/' && text[i + 1] === '/') {
-      i = text.indexOf('\n', i)
-      if (i < 0) return text.length
-      continue
-    }
     if (c === '(' || c === '[' || c === '{') depth++
     else if (c === ')' || c === ']' || c === '}') {
       depth--
       if (depth === 0) return i + 1
     }
+  }
+  return text.length
+}
+
+/** From a regular expression literal's `/` at `at`, the index of its closing `/`. */
+function endOfRegex(text: string, at: number): number {
+  let inClass = false
+  for (let i = at + 1; i < text.length; i++) {
+    const c = text[i]
+    if (c === '\\') i++
+    else if (c === '[') inClass = true
+    else if (c === ']') inClass = false
+    else if (c === '/' && !inClass) return i
+    else if (c === '\n') return i
   }
   return text.length
 }
@@ -359,6 +398,10 @@ if (process.argv[1] && /docs-check\.[jt]s$/.test(relative(process.cwd(), process
   const root = projectRoot()
   const resolve = process.argv.includes('--resolve')
   let problems = 0
+  const report = (line: string) => {
+    console.log(line)
+    problems++
+  }
   for (const path of documentationFiles(root)) {
     if (resolve) {
       const n = resolvePointers(root, path)
@@ -367,16 +410,15 @@ if (process.argv[1] && /docs-check\.[jt]s$/.test(relative(process.cwd(), process
     const text = readFileSync(join(root, path), 'utf8')
     for (const p of pointersIn(path, text)) {
       const problem = pointerProblem(p, root)
-      if (problem) (console.log(`${p.where}: pointer: ${problem}`), problems++)
+      if (problem) report(`${p.where}: pointer: ${problem}`)
     }
     for (const c of checksIn(path, text))
-      if (!existsSync(join(root, c.file)))
-        (console.log(`${c.where}: check: no file ${c.file}`), problems++)
+      if (!existsSync(join(root, c.file))) report(`${c.where}: check: no file ${c.file}`)
     for (const u of promisesWithoutPointer(path, text))
-      (console.log(`${u.where}: promise without pointer: ${u.text.slice(0, 90)}`), problems++)
+      report(`${u.where}: promise without pointer: ${u.text.slice(0, 90)}`)
     for (const l of linksIn(path, text)) {
       const problem = linkProblem(path, l.target, root)
-      if (problem) (console.log(`${l.where}: link: ${problem}`), problems++)
+      if (problem) report(`${l.where}: link: ${problem}`)
     }
   }
   console.log(`${problems} problems`)
