@@ -49,8 +49,8 @@ test.each([
   ],
   [
     'a newer format',
-    JSON.stringify({ format: 'record-deployment/cluster-state', version: 3 }),
-    'format version 3, and this version of the action reads versions 1 and 2'
+    JSON.stringify({ format: 'record-deployment/cluster-state', version: 4 }),
+    'format version 4, and this version of the action reads versions 1, 2 and 3'
   ],
   [
     'a hand-edited digest and field',

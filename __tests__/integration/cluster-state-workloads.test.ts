@@ -79,7 +79,7 @@ function step() {
 }
 const stateOf = async () =>
   JSON.parse(await readFile(join(workspace, STATE), 'utf8')) as { deployments: unknown[] }
-const expectedState = (entries: object[], version = 2) => ({
+const expectedState = (entries: object[], version = 3) => ({
   format: 'record-deployment/cluster-state',
   version,
   cluster: 'prod-eu-1',

@@ -1,5 +1,5 @@
-import { readFileSync, statSync } from 'node:fs'
-import { isAbsolute, resolve } from 'node:path'
+import { accessSync, constants, readFileSync, statSync } from 'node:fs'
+import { dirname, isAbsolute, resolve } from 'node:path'
 import * as z from 'zod/mini'
 import { readText, boundedText, booleanSchema, clusterSchema, oneOf } from '../inputs/fields.js'
 import { INPUT_DEFAULTS, type RawInputs } from '../inputs/names.js'
@@ -44,11 +44,32 @@ export interface ClusterInputs {
 export interface FileReader {
   size(path: string): number
   read(path: string): string
+  /** Why a file at `path` could not be written, if so (unchecked when absent). */
+  writable?(path: string): string | undefined
 }
 
 const diskReader: FileReader = {
   size: path => statSync(path).size,
-  read: path => readFileSync(path, 'utf8')
+  read: path => readFileSync(path, 'utf8'),
+  writable: directoryProblem
+}
+
+/**
+ * Why a file at `path` could not be created: the nearest directory on its way that exists must
+ * be a directory the step may write to (the rest is created when the file is written).
+ */
+export function directoryProblem(path: string): string | undefined {
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    try {
+      if (!statSync(dir).isDirectory()) return `\`${dir}\` is not a directory`
+      accessSync(dir, constants.W_OK | constants.X_OK)
+      return undefined
+    } catch (error) {
+      const code = (error as { code?: string }).code
+      if ((code === 'ENOENT' || code === 'ENOTDIR') && dirname(dir) !== dir) continue
+      return `the directory \`${dir}\` is not writable (${code ?? String(error)})`
+    }
+  }
 }
 
 type Env = Record<string, string | undefined>
@@ -109,7 +130,11 @@ export function parseClusterInputs(
       physicalEnvironment,
       items,
       ...(kubernetes
-        ? { workloads: kubernetes.workloads, listedWorkloads: kubernetes.listedWorkloads }
+        ? {
+            workloads: kubernetes.workloads,
+            listedWorkloads: kubernetes.listedWorkloads,
+            namespaceFilter: kubernetes.namespaceFilter
+          }
         : {})
     }
     state = planState(c, env, files, where, { snapshotInput: input, allowMass: allowMass ?? false })
