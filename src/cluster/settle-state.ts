@@ -280,7 +280,7 @@ function leftOutByFilter(entries: StateEntry[], input = 'the namespace filter'):
   const namespaces = [...counts].map(([ns, n]) => `${ns} (${n})`).join(', ')
   return (
     `${entries.length} not in the snapshot ${entries.length === 1 ? 'is' : 'are'} kept, not decommissioned, ` +
-    `as \`${input}\` leaves ${counts.size === 1 ? 'its namespace' : 'their namespaces'} out of this run: ${namespaces}: ` +
+    `as \`${input}\` leaves ${counts.size === 1 ? 'namespace' : 'namespaces'} ${namespaces} out of this run: ` +
     entries.map(d => d.deployment_name).join(', ')
   )
 }
