@@ -89,7 +89,9 @@ function step(source: Source, mode: Mode, inputs: Record<string, string> = {}) {
 const stateText = () => readFile(join(workspace, STATE), 'utf8')
 const stateOf = async () => JSON.parse(await stateText()) as { deployments: unknown[] }
 /** The state file: a kubectl entry also names its object (each workload is a StatefulSet here). */
-const expectedState = (entries: Array<{ deployment_name: string }>) => ({
+const expectedState = (
+  entries: Array<{ deployment_name: string; decommission_rejections?: number }>
+) => ({
   format: 'record-deployment/cluster-state',
   version: 3,
   cluster: 'prod-eu-1',

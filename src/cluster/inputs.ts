@@ -1,5 +1,5 @@
-import { accessSync, constants, readFileSync, statSync } from 'node:fs'
-import { dirname, isAbsolute, resolve } from 'node:path'
+import { lstatSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { dirname, isAbsolute, join, resolve } from 'node:path'
 import * as z from 'zod/mini'
 import { readText, boundedText, booleanSchema, clusterSchema, oneOf } from '../inputs/fields.js'
 import { INPUT_DEFAULTS, type RawInputs } from '../inputs/names.js'
@@ -56,17 +56,30 @@ const diskReader: FileReader = {
 
 /**
  * Why a file at `path` could not be created: the nearest directory on its way that exists must
- * be a directory the step may write to (the rest is created when the file is written).
+ * be a directory the step can write in (the rest is created when the file is written). Tried
+ * with an empty file, removed at once, not read from the mode: root writes anywhere but on a
+ * read-only mount or in /proc.
  */
 export function directoryProblem(path: string): string | undefined {
   for (let dir = dirname(path); ; dir = dirname(dir)) {
+    let directory: boolean
     try {
-      if (!statSync(dir).isDirectory()) return `\`${dir}\` is not a directory`
-      accessSync(dir, constants.W_OK | constants.X_OK)
+      directory = statSync(dir).isDirectory()
+    } catch (error) {
+      const code = (error as { code?: string }).code
+      if (code === 'ENOENT' && lstatSync(dir, { throwIfNoEntry: false }))
+        return `\`${dir}\` is a symbolic link to nothing`
+      if ((code === 'ENOENT' || code === 'ENOTDIR') && dirname(dir) !== dir) continue
+      return `\`${dir}\` cannot be read (${code ?? String(error)})`
+    }
+    if (!directory) return `\`${dir}\` is not a directory`
+    const probe = join(dir, `.record-deployment-${process.pid}-${Date.now()}.probe`)
+    try {
+      writeFileSync(probe, '', { flag: 'wx' })
+      rmSync(probe, { force: true })
       return undefined
     } catch (error) {
       const code = (error as { code?: string }).code
-      if ((code === 'ENOENT' || code === 'ENOTDIR') && dirname(dir) !== dir) continue
       return `the directory \`${dir}\` is not writable (${code ?? String(error)})`
     }
   }
