@@ -195,15 +195,15 @@ describe('what the state holds after the service took the request', () => {
     }
   )
 
-  test('not confirmed: every previous entry stays and what was sent as deployed is added, the decommission owed', () => {
+  test('not confirmed: every previous entry stays as it was (s1 not updated) and a new deployment sent is added, the decommission owed', () => {
     const settled = settledState(cluster, [], false)
-    expect(settled?.state.deployments).toEqual([updated(1), item(2), item(3), item(4)])
+    expect(settled?.state.deployments).toEqual([item(1), item(2), item(3), item(4)])
     expect(settled?.decommissioned).toEqual([])
   })
 
   test('not confirmed, with a rejection that names nothing: the same, the rejection ignored', () => {
     const settled = settledState(cluster, [{ cause: 'not_found' }], false)
-    expect(settled?.state.deployments).toEqual([updated(1), item(2), item(3), item(4)])
+    expect(settled?.state.deployments).toEqual([item(1), item(2), item(3), item(4)])
   })
 
   test('rejected by artifact name only (the flat {name, cause}): every deployment of that artifact', () => {

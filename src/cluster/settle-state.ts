@@ -5,9 +5,10 @@
  *   decommissioned one leaves), each it rejected as the file had it; a decommission rejected on
  *   MAX_DECOMMISSION_REJECTIONS runs in a row is given up, with a warning naming it;
  * - it may have applied the request, but no answer says what (a lost answer, a timeout, a job that
- *   failed or was not followed to its end): every entry the file listed stays, and each deployment
- *   sent as deployed is added, so the next run decommissions what then vanishes (a decommission
- *   of a record never created is harmless) and sends the unconfirmed decommissions again;
+ *   failed or was not followed to its end): every entry the file listed stays as it was, and each
+ *   deployment sent as deployed that it did not list is added, so the next run decommissions what
+ *   then vanishes (a decommission of a record never created is harmless) and sends the
+ *   unconfirmed decommissions again;
  * - it answered that it applied nothing (a 4xx): the file is left as it was.
  * The file is replaced whole (a temporary file renamed over it), never half written.
  */
@@ -92,8 +93,9 @@ export interface GivenUp {
  * tracker): then every deployment of that artifact counts as rejected, as the causes (no
  * attestation for the digest, a repository out of reach) are the artifact's. Undefined when a
  * rejection names neither: which deployment it was cannot be told (the caller then settles it as
- * unconfirmed). Not `confirmed`: every previous entry stays (an unconfirmed decommission is owed
- * to the next run), and each deployment sent as deployed and not rejected is added.
+ * unconfirmed). Not `confirmed`: every previous entry stays as it was (an unconfirmed
+ * decommission is owed to the next run), and each deployment sent as deployed, not rejected and
+ * not listed before is added.
  */
 export function settledState(
   cluster: StatefulCluster,
@@ -121,7 +123,10 @@ export function settledState(
     const name = item.deployment_name
     const previous = before.get(name)
     if (item.status !== 'decommissioned') {
-      if (!rejectedNames.has(name)) now.set(name, entryOf(item, cluster.workloads?.get(name)))
+      // Unconfirmed, an entry the file had stays: the service held it, and a decommission sent
+      // as it says resolves the artifact the way the service took it (not perhaps as sent now).
+      if (!rejectedNames.has(name) && !(previous && !confirmed))
+        now.set(name, entryOf(item, cluster.workloads?.get(name)))
       else if (previous) now.set(name, withoutRejections(previous))
     } else if (!confirmed) {
       if (previous) now.set(name, previous)
@@ -224,7 +229,7 @@ export async function settleClusterState(
         (settled
           ? ''
           : ` (${outcome === 'confirmed' ? 'a deployment the service rejected is not named in its answer' : 'the service did not confirm the request'}: ` +
-            'every entry it listed is kept and each deployment sent as deployed is added, so the next ' +
+            'every entry it listed is kept and each new deployment sent as deployed is added, so the next ' +
             'run sends the same decommissions again and decommissions what vanishes by then)')
     )
   } catch (error) {
