@@ -1,4 +1,3 @@
-// Over 300 lines: issue 32's four shapes share one kubectl staging helper and one run helper.
 /**
  * The state file tells the truth (issue 32): a namespace filter change decommissions nothing; a
  * state of 5,001 entries the step writes is read back by the next run; after a job that timed out

@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: the three ways a request can end (confirmed, unconfirmed, refused)
+// settle one file in one place, beside the log lines that say which it was.
 /**
  * After the cluster request: the `decommissioned` output, and `state-file` rewritten with what the
  * service holds as deployed, as far as the step can tell:
