@@ -63,7 +63,7 @@ const stateOf = async (path?: string) =>
   JSON.parse(await stateText(path)) as { deployments: unknown[] }
 const expectedState = (entries: object[]) => ({
   format: 'record-deployment/cluster-state',
-  version: 2,
+  version: 3,
   cluster: 'prod-eu-1',
   logical_environment: 'production',
   deployments: entries

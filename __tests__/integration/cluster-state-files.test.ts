@@ -49,8 +49,8 @@ test.each([
   ],
   [
     'a newer format',
-    JSON.stringify({ format: 'record-deployment/cluster-state', version: 3 }),
-    'format version 3, and this version of the action reads versions 1 and 2'
+    JSON.stringify({ format: 'record-deployment/cluster-state', version: 4 }),
+    'format version 4, and this version of the action reads versions 1, 2 and 3'
   ],
   [
     'a hand-edited digest and field',
@@ -99,7 +99,7 @@ test.each([
   ],
   ['a directory', null, 'cannot read `.record-deployment/prod-eu-1.json` (EISDIR)']
 ])(
-  'an unreadable or hand-edited state file (%s) is a clear error before any request, never a crash',
+  'an unreadable or hand-edited state file (%s) is a clear error before any request, never a crash, and says to delete the cache entries that restore it',
   async (_case, content, message) => {
     await writeFile(
       join(workspace, 'deployments.json'),
@@ -114,6 +114,11 @@ test.each([
     expect(run.code).not.toBe(0)
     expect(errorOf(run)).toContain('state-file: ')
     expect(errorOf(run)).toContain(message)
+    // In the cache flow the workspace's copy is restored again: the entries must go.
+    if (content !== null)
+      expect(errorOf(run)).toContain(
+        'If actions/cache restored it, delete the cache entries under the key prefix the restore step names'
+      )
     expect(errorOf(run)).not.toContain('unexpected error')
     expect(run.stderr).toBe('')
     expect(emulator.requests).toEqual([])

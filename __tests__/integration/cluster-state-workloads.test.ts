@@ -79,7 +79,7 @@ function step() {
 }
 const stateOf = async () =>
   JSON.parse(await readFile(join(workspace, STATE), 'utf8')) as { deployments: unknown[] }
-const expectedState = (entries: object[], version = 2) => ({
+const expectedState = (entries: object[], version = 3) => ({
   format: 'record-deployment/cluster-state',
   version,
   cluster: 'prod-eu-1',
@@ -234,7 +234,7 @@ test('kubernetes-file of pods only (no owner objects): a workload without a runn
   expect(await stateOf()).toEqual(expectedState([listed('alpha', 'StatefulSet')]))
 })
 
-test('a version-1 state file (entries without their workload) is read as before: a listed workload without a running pod is decommissioned, and the file is written as version 2', async () => {
+test('a version-1 state file (entries without their workload) is read as before: a listed workload without a running pod is decommissioned, and the file is written as version 3', async () => {
   await mkdir(join(workspace, '.record-deployment'))
   await writeFile(
     join(workspace, STATE),

@@ -89,9 +89,11 @@ function step(source: Source, mode: Mode, inputs: Record<string, string> = {}) {
 const stateText = () => readFile(join(workspace, STATE), 'utf8')
 const stateOf = async () => JSON.parse(await stateText()) as { deployments: unknown[] }
 /** The state file: a kubectl entry also names its object (each workload is a StatefulSet here). */
-const expectedState = (entries: Array<{ deployment_name: string }>) => ({
+const expectedState = (
+  entries: Array<{ deployment_name: string; decommission_rejections?: number }>
+) => ({
   format: 'record-deployment/cluster-state',
-  version: 2,
+  version: 3,
   cluster: 'prod-eu-1',
   logical_environment: 'production',
   physical_environment: 'eu-west-1',
@@ -345,7 +347,7 @@ test('partial success in a job: a rejected update keeps what the state said, a r
       .sort()
   ).toEqual([b.deployment_name, delta.deployment_name, c.deployment_name].sort())
   expect(decommissionedOutput(partial)).toEqual([])
-  expect(await stateOf()).toEqual(expectedState([a, b, api]))
+  expect(await stateOf()).toEqual(expectedState([a, b, { ...api, decommission_rejections: 1 }]))
 
   // The repository is back: the next run sends the decommission it still owes, once.
   emulator.state.repos.push('acme/api')

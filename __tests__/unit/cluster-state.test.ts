@@ -134,7 +134,14 @@ describe('what the state holds after the service took the request', () => {
     cluster: 'prod-eu-1',
     logicalEnvironment: 'production',
     items: [updated(1), item(3), item(4), { ...item(2), status: 'decommissioned' as const }],
-    state: { given: 'state.json', path: '/work/state.json', previous, decommissions: [], kept: [] }
+    state: {
+      given: 'state.json',
+      path: '/work/state.json',
+      previous,
+      decommissions: [],
+      kept: [],
+      filtered: []
+    }
   }
 
   test('nothing rejected: what was sent, without the decommissioned', () => {
@@ -143,14 +150,60 @@ describe('what the state holds after the service took the request', () => {
     expect(settled?.decommissioned).toEqual([item(2)])
   })
 
-  test('rejected by deployment name: an update keeps the old entry, a new one stays out, a decommission stays listed', () => {
+  test('rejected by deployment name: an update keeps the old entry, a new one stays out, a decommission stays listed with its count', () => {
     const rejected = [1, 2, 4].map(n => ({
       cause: 'not_found',
       deployment: { deployment_name: `s${n}` }
     }))
     const settled = settledState(cluster, rejected)
-    expect(settled?.state.deployments).toEqual([item(1), item(2), item(3)])
+    expect(settled?.state.deployments).toEqual([
+      item(1),
+      { ...item(2), decommission_rejections: 1 },
+      item(3)
+    ])
     expect(settled?.decommissioned).toEqual([])
+    expect(settled?.owed).toEqual([{ deployment: item(2), runs: 1 }])
+    expect(settled?.givenUp).toEqual([])
+  })
+
+  test.each([
+    [1, 2, false],
+    [2, 3, true]
+  ])(
+    'a decommission rejected before on %i runs and again now counts %i: given up = %s',
+    (before, runs, givenUp) => {
+      const counted = {
+        ...cluster,
+        state: {
+          ...cluster.state,
+          previous: {
+            ...previous,
+            version: 3 as const,
+            deployments: [item(1), { ...item(2), decommission_rejections: before }, item(3)]
+          }
+        }
+      }
+      const settled = settledState(counted, [
+        { cause: 'not_found', deployment: { deployment_name: 's2' } }
+      ])
+      expect(settled?.state.deployments.find(e => e.deployment_name === 's2')).toEqual(
+        givenUp ? undefined : { ...item(2), decommission_rejections: runs }
+      )
+      expect(settled?.givenUp).toEqual(givenUp ? [{ deployment: item(2), runs }] : [])
+      // Accepted after all: it leaves the state, whatever its count.
+      expect(settledState(counted, [])?.decommissioned).toEqual([item(2)])
+    }
+  )
+
+  test('not confirmed: every previous entry stays as it was (s1 not updated) and a new deployment sent is added, the decommission owed', () => {
+    const settled = settledState(cluster, [], false)
+    expect(settled?.state.deployments).toEqual([item(1), item(2), item(3), item(4)])
+    expect(settled?.decommissioned).toEqual([])
+  })
+
+  test('not confirmed, with a rejection that names nothing: the same, the rejection ignored', () => {
+    const settled = settledState(cluster, [{ cause: 'not_found' }], false)
+    expect(settled?.state.deployments).toEqual([item(1), item(2), item(3), item(4)])
   })
 
   test('rejected by artifact name only (the flat {name, cause}): every deployment of that artifact', () => {
@@ -160,7 +213,7 @@ describe('what the state holds after the service took the request', () => {
     expect(settled?.state.deployments).toEqual([item(1), item(3), item(4)])
   })
 
-  test('a rejection that names nothing: the state is not rewritten', () => {
+  test('a rejection that names nothing: no confirmed state (the caller settles it as unconfirmed)', () => {
     expect(settledState(cluster, [{ cause: 'not_found' }])).toBeUndefined()
   })
 })

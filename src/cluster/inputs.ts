@@ -1,5 +1,5 @@
-import { readFileSync, statSync } from 'node:fs'
-import { isAbsolute, resolve } from 'node:path'
+import { lstatSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { dirname, isAbsolute, join, resolve } from 'node:path'
 import * as z from 'zod/mini'
 import { readText, boundedText, booleanSchema, clusterSchema, oneOf } from '../inputs/fields.js'
 import { INPUT_DEFAULTS, type RawInputs } from '../inputs/names.js'
@@ -44,11 +44,45 @@ export interface ClusterInputs {
 export interface FileReader {
   size(path: string): number
   read(path: string): string
+  /** Why a file at `path` could not be written, if so (unchecked when absent). */
+  writable?(path: string): string | undefined
 }
 
 const diskReader: FileReader = {
   size: path => statSync(path).size,
-  read: path => readFileSync(path, 'utf8')
+  read: path => readFileSync(path, 'utf8'),
+  writable: directoryProblem
+}
+
+/**
+ * Why a file at `path` could not be created: the nearest directory on its way that exists must
+ * be a directory the step can write in (the rest is created when the file is written). Tried
+ * with an empty file, removed at once, not read from the mode: root writes anywhere but on a
+ * read-only mount or in /proc.
+ */
+export function directoryProblem(path: string): string | undefined {
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    let directory: boolean
+    try {
+      directory = statSync(dir).isDirectory()
+    } catch (error) {
+      const code = (error as { code?: string }).code
+      if (code === 'ENOENT' && lstatSync(dir, { throwIfNoEntry: false }))
+        return `\`${dir}\` is a symbolic link to nothing`
+      if ((code === 'ENOENT' || code === 'ENOTDIR') && dirname(dir) !== dir) continue
+      return `\`${dir}\` cannot be read (${code ?? String(error)})`
+    }
+    if (!directory) return `\`${dir}\` is not a directory`
+    const probe = join(dir, `.record-deployment-${process.pid}-${Date.now()}.probe`)
+    try {
+      writeFileSync(probe, '', { flag: 'wx' })
+      rmSync(probe, { force: true })
+      return undefined
+    } catch (error) {
+      const code = (error as { code?: string }).code
+      return `the directory \`${dir}\` is not writable (${code ?? String(error)})`
+    }
+  }
 }
 
 type Env = Record<string, string | undefined>
@@ -109,7 +143,11 @@ export function parseClusterInputs(
       physicalEnvironment,
       items,
       ...(kubernetes
-        ? { workloads: kubernetes.workloads, listedWorkloads: kubernetes.listedWorkloads }
+        ? {
+            workloads: kubernetes.workloads,
+            listedWorkloads: kubernetes.listedWorkloads,
+            namespaceFilter: kubernetes.namespaceFilter
+          }
         : {})
     }
     state = planState(c, env, files, where, { snapshotInput: input, allowMass: allowMass ?? false })

@@ -24,6 +24,12 @@ export interface Workload {
   name: string
 }
 
+/** `namespaces` or `exclude-namespaces`: the namespaces a `kubernetes-file` run reads. */
+export interface NamespaceFilter {
+  input: 'namespaces' | 'exclude-namespaces'
+  wanted(namespace: string): boolean
+}
+
 export const workloadKey = (w: Workload): string => `${w.kind}\u0000${w.namespace}\u0000${w.name}`
 
 export const SYNC_LIMIT = 1000

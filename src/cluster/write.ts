@@ -4,7 +4,12 @@ import type { Log } from '../client/log.js'
 import { failureOf, isFatal, messageOf, type RunResult } from '../result.js'
 import type { ClusterInputs } from './inputs.js'
 import { ClusterJobError, previewCluster, recordCluster } from './record-cluster.js'
-import { announceState, previewDecommissions, settleClusterState } from './settle-state.js'
+import {
+  announceState,
+  mayHaveApplied,
+  previewDecommissions,
+  settleClusterState
+} from './settle-state.js'
 
 /** The cluster in the user's words, for the log, the summary and the failure report. */
 export function describeCluster(c: ClusterInputs): string {
@@ -32,11 +37,21 @@ export async function writeCluster(
     result.jobStatus = outcome.jobStatus
     if (outcome.failure) result.failures.push({ what, message: outcome.failure })
     else result.done.push(what)
-    // Taken by the service: a set request answered, or a job that completed.
-    const accepted = cluster.mode === 'sync' || outcome.jobStatus === 'completed'
-    await settleClusterState(cluster, accepted, outcome.rejected, result, log)
+    // Taken by the service: a set request answered, or a job that completed. A job not followed
+    // to its end (a timeout, no job id) or failed may have applied some of the deployments.
+    const confirmed = cluster.mode === 'sync' || outcome.jobStatus === 'completed'
+    await settleClusterState(
+      cluster,
+      confirmed ? 'confirmed' : 'unconfirmed',
+      outcome.rejected,
+      result,
+      log
+    )
   } catch (error) {
-    await settleClusterState(cluster, false, [], result, log)
+    // A job that was created, or a request the service may have applied without answering.
+    const applied = error instanceof ClusterJobError || mayHaveApplied(error)
+    const rejected = error instanceof ClusterJobError ? error.rejected : []
+    await settleClusterState(cluster, applied ? 'unconfirmed' : 'refused', rejected, result, log)
     if (error instanceof ClusterJobError) {
       result.jobId = error.jobId
       result.jobStatus = error.lastStatus

@@ -3,7 +3,12 @@ import { isAbsolute, resolve } from 'node:path'
 import { booleanSchema, readText } from '../../inputs/fields.js'
 import type { Collector } from '../../inputs/problems.js'
 import { splitList } from '../../text.js'
-import { validateClusterItems, type ClusterItem, type Workload } from '../items.js'
+import {
+  validateClusterItems,
+  type ClusterItem,
+  type NamespaceFilter,
+  type Workload
+} from '../items.js'
 import {
   DEFAULT_DEPLOYMENT_NAME_TEMPLATE,
   deriveItems,
@@ -33,6 +38,8 @@ export interface KubernetesItems {
   /** Deployment name to the object it came from, and the owner objects the file lists. */
   workloads: Map<string, Workload>
   listedWorkloads: Set<string>
+  /** The namespaces read, when a filter is given: what it leaves out is not seen. */
+  namespaceFilter?: NamespaceFilter
 }
 
 type Env = Record<string, string | undefined>
@@ -70,6 +77,12 @@ export function readKubernetesItems(
   const path = isAbsolute(given) ? given : resolve(env['GITHUB_WORKSPACE'] ?? process.cwd(), given)
   const wanted = (namespace: string) =>
     namespaces ? namespaces.has(namespace) : !(excluded?.has(namespace) ?? false)
+  const namespaceFilter: NamespaceFilter | undefined = namespaces
+    ? { input: 'namespaces', wanted }
+    : excluded
+      ? { input: 'exclude-namespaces', wanted }
+      : undefined
+  const filtered = namespaceFilter ? { namespaceFilter } : {}
 
   let read: ReadObjects
   try {
@@ -138,7 +151,7 @@ export function readKubernetesItems(
   }
   const { workloads, listedWorkloads } = derived
   if (derived.items.length === 0)
-    return { items: [], warnings: derived.warnings, workloads, listedWorkloads }
+    return { items: [], warnings: derived.warnings, workloads, listedWorkloads, ...filtered }
   // The same checks as a deployments file. The tracker sends no `github_repository`: the service
   // then attributes an image by its provenance attestation only, and skips one without. Only a
   // repository the user names is sent.
@@ -156,7 +169,7 @@ export function readKubernetesItems(
     )
   }
   if (problems.length > 0) return undefined
-  return { items, warnings: derived.warnings, workloads, listedWorkloads }
+  return { items, warnings: derived.warnings, workloads, listedWorkloads, ...filtered }
 }
 
 interface ReadObjects {

@@ -1,0 +1,144 @@
+/**
+ * Issue 29's state-file leftovers, through the bundled action against the emulator: a
+ * decommission the service rejects for good is given up after MAX_DECOMMISSION_REJECTIONS runs
+ * with a warning naming it (the count is kept in the state file); a state file in a directory it
+ * cannot be written in is refused before any request.
+ */
+import { existsSync } from 'node:fs'
+import { readFile, symlink, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import {
+  digest,
+  emulator,
+  STATE,
+  useStateWorkspace,
+  workspace
+} from '../../__fixtures__/cluster-state.js'
+import { TOKEN, writesOf } from '../../__fixtures__/emulator.js'
+import { MAX_DECOMMISSION_REJECTIONS } from '../../src/cluster/state-format.js'
+import { runAction, type ActionRun } from '../../scripts/run-action.js'
+
+useStateWorkspace('cluster-state-leftovers', ['acme/web', 'acme/api'])
+
+const entry = (w: string, repository = 'web') => ({
+  deployment_name: `apps-${w}`,
+  name: `ghcr.io/acme/${w}`,
+  digest: digest(w),
+  github_repository: repository
+})
+
+async function snapshot(entries: object[]): Promise<void> {
+  await writeFile(join(workspace, 'deployments.json'), JSON.stringify(entries))
+}
+function step(inputs: Record<string, string> = {}) {
+  return runAction(
+    {
+      token: TOKEN,
+      'api-url': emulator.url,
+      cluster: 'prod-eu-1',
+      environment: 'production',
+      'deployments-file': 'deployments.json',
+      'cluster-mode': 'sync',
+      'partial-success': 'true',
+      'state-file': STATE,
+      ...inputs
+    },
+    {},
+    { context: { repository: 'acme/web', workspace } }
+  )
+}
+const errorOf = (run: ActionRun) => run.stdout.split('\n').find(l => l.startsWith('::error')) ?? ''
+const warningsOf = (run: ActionRun) => run.stdout.split('\n').filter(l => l.startsWith('::warning'))
+const stateOf = async () =>
+  JSON.parse(await readFile(join(workspace, STATE), 'utf8')) as {
+    deployments: Array<{ deployment_name: string; decommission_rejections?: number }>
+  }
+const decommissionsSent = () =>
+  writesOf(emulator.requests).flatMap(w =>
+    (w.body as { deployments: Array<{ deployment_name: string; status?: string }> }).deployments
+      .filter(d => d.status === 'decommissioned')
+      .map(d => d.deployment_name)
+  )
+
+test('a decommission the service rejects on every run is given up after 3 runs, with a warning naming it, the count kept in the state file', async () => {
+  expect(MAX_DECOMMISSION_REJECTIONS).toBe(3)
+  const [web, api] = [entry('alpha'), entry('gamma', 'api')]
+  await snapshot([web, api])
+  expect((await step()).code).toBe(0)
+  // acme/api goes away for good: gamma's decommission is rejected (unauthorized) every run.
+  emulator.state.repos.splice(emulator.state.repos.indexOf('acme/api'), 1)
+  await snapshot([web])
+  for (let run = 1; run <= 3; run++) {
+    emulator.requests.length = 0
+    const r = await step()
+    expect({ code: r.code, error: errorOf(r) }).toEqual({ code: 0, error: '' })
+    expect(decommissionsSent()).toEqual(['apps-gamma'])
+    const gamma = (await stateOf()).deployments.find(d => d.deployment_name === 'apps-gamma')
+    const givenUp = warningsOf(r).filter(w => w.includes('Gave up decommissioning'))
+    if (run < 3) {
+      expect(gamma).toEqual({ ...api, decommission_rejections: run })
+      expect(r.stdout).toContain(
+        `The decommission of apps-gamma was rejected (${run} of at most 3 runs in a row)`
+      )
+      expect(givenUp).toEqual([])
+    } else {
+      expect(gamma).toBeUndefined()
+      expect(givenUp).toHaveLength(1)
+      expect(givenUp[0]).toContain(
+        'Gave up decommissioning apps-gamma (ghcr.io/acme/gamma@sha256:67616d6d6100…): the service rejected its decommission on 3 runs in a row'
+      )
+    }
+  }
+  emulator.requests.length = 0
+  const after = await step()
+  expect(after.code).toBe(0)
+  expect(decommissionsSent()).toEqual([])
+  expect((await stateOf()).deployments.map(d => d.deployment_name)).toEqual(['apps-alpha'])
+}, 60_000)
+
+test('a rejected decommission that the service takes on a later run leaves the state, and its count with it', async () => {
+  const [web, api] = [entry('alpha'), entry('gamma', 'api')]
+  await snapshot([web, api])
+  expect((await step()).code).toBe(0)
+  emulator.state.repos.splice(emulator.state.repos.indexOf('acme/api'), 1)
+  await snapshot([web])
+  expect((await step()).code).toBe(0)
+  expect((await stateOf()).deployments).toEqual([web, { ...api, decommission_rejections: 1 }])
+  emulator.state.repos.push('acme/api')
+  emulator.requests.length = 0
+  const taken = await step()
+  expect(taken.code).toBe(0)
+  expect(decommissionsSent()).toEqual(['apps-gamma'])
+  expect(JSON.parse(taken.outputs['decommissioned'] ?? '[]')).toEqual([api])
+  expect((await stateOf()).deployments).toEqual([web])
+}, 60_000)
+
+// /proc takes no files, from root either: a directory the step cannot write in on any Linux
+// runner, where reading the state file finds nothing (the first run) and the old step went on.
+// Off Linux (a contributor's macOS) there is no /proc: the test has nothing to try there.
+const linux = existsSync('/proc/self')
+test(
+  'a state file in a directory the step cannot write in is refused before any request',
+  async () => {
+    if (!linux) return
+    await snapshot([entry('alpha')])
+    const run = await step({ 'state-file': '/proc/record-deployment/state.json' })
+    expect(run.code).not.toBe(0)
+    expect(errorOf(run)).toMatch(
+      /state-file: `\/proc\/record-deployment\/state.json` cannot be written: the directory `\/proc` is not writable \(E[A-Z]+\)/
+    )
+    expect(emulator.requests).toEqual([])
+    expect(run.stderr).toBe('')
+  }
+)
+
+test('a state file under a symbolic link to nothing is refused before any request', async () => {
+  await snapshot([entry('alpha')])
+  await symlink(join(workspace, 'nowhere'), join(workspace, 'state-link'))
+  const run = await step({ 'state-file': 'state-link/state.json' })
+  expect(run.code).not.toBe(0)
+  expect(errorOf(run)).toContain(
+    `state-file: \`state-link/state.json\` cannot be written: \`${join(workspace, 'state-link')}\` is a symbolic link to nothing`
+  )
+  expect(emulator.requests).toEqual([])
+})

@@ -1,0 +1,189 @@
+/**
+ * The state file's limits: the reader accepts every file the writer can write (entries and
+ * bytes), the run is refused before any request when it could write more, and a directory the
+ * file cannot be written in is found before any request.
+ */
+import { chmod, mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { directoryProblem } from '../../src/cluster/inputs.js'
+import {
+  MAX_ENTRY_BYTES,
+  MAX_STATE_ENTRIES,
+  MAX_STATE_FILE_BYTES,
+  parseState,
+  STATE_VERSION,
+  stateText,
+  type ClusterState
+} from '../../src/cluster/state-format.js'
+import { JOB_LIMIT } from '../../src/cluster/items.js'
+import { planState } from '../../src/cluster/state.js'
+import { Collector } from '../../src/inputs/problems.js'
+import { InputError, parseInputs, type FileReader } from '../../src/inputs/index.js'
+
+const digest = (n: number) => 'sha256:' + n.toString(16).padStart(64, '0')
+const item = (n: number) => ({
+  name: `ghcr.io/acme/s${n}`,
+  digest: digest(n),
+  deployment_name: `s${n}`
+})
+const range = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => from + i)
+const stateOf = (names: number[]): ClusterState => ({
+  format: 'record-deployment/cluster-state',
+  version: STATE_VERSION,
+  cluster: 'prod-eu-1',
+  logical_environment: 'production',
+  deployments: names.map(item)
+})
+
+function parse(snapshot: number[], state: ClusterState, writable?: string) {
+  const contents: Record<string, string> = {
+    'deployments.json': JSON.stringify(snapshot.map(item)),
+    'state.json': stateText(state)
+  }
+  const at = (path: string) => contents[path.split('/').pop() ?? ''] ?? ''
+  const files: FileReader = {
+    size: path => at(path).length,
+    read: at,
+    writable: () => writable
+  }
+  try {
+    return {
+      inputs: parseInputs(
+        {
+          token: 't',
+          'api-url': 'https://api.github.com',
+          repository: 'acme/web',
+          cluster: 'prod-eu-1',
+          environment: 'production',
+          'deployments-file': 'deployments.json',
+          'state-file': 'state.json',
+          'allow-mass-decommission': 'true'
+        },
+        { GITHUB_WORKSPACE: '/work' },
+        files
+      )
+    }
+  } catch (error) {
+    if (error instanceof InputError) return { problems: error.problems }
+    throw error
+  }
+}
+
+test('a state file of MAX_STATE_ENTRIES entries is read; one more is refused', () => {
+  expect(MAX_STATE_ENTRIES).toBeGreaterThan(JOB_LIMIT)
+  expect(parseState(stateText(stateOf(range(1, MAX_STATE_ENTRIES)))).problems).toEqual([])
+  expect(parseState(stateText(stateOf(range(0, MAX_STATE_ENTRIES)))).problems).toEqual([
+    `deployments: must have at most ${MAX_STATE_ENTRIES} entries`
+  ])
+})
+
+test('the longest entry, every character escaped, stays under MAX_ENTRY_BYTES, so a full file stays under MAX_STATE_FILE_BYTES', () => {
+  const escaped = (n: number) => '\u0001'.repeat(n)
+  const state: ClusterState = {
+    ...stateOf([]),
+    deployments: [
+      {
+        deployment_name: escaped(256),
+        name: escaped(256),
+        digest: digest(1),
+        version: escaped(100),
+        github_repository: 'r'.repeat(100),
+        workload: { namespace: escaped(253), kind: 'StatefulSet', name: escaped(253) },
+        decommission_rejections: 2
+      }
+    ]
+  }
+  expect(parseState(stateText(state)).problems).toEqual([])
+  const bytes = Buffer.byteLength(stateText(state)) - Buffer.byteLength(stateText(stateOf([])))
+  expect(bytes).toBeGreaterThan(6 * 1000)
+  expect(bytes).toBeLessThan(MAX_ENTRY_BYTES)
+  expect(MAX_STATE_FILE_BYTES).toBe(MAX_STATE_ENTRIES * MAX_ENTRY_BYTES)
+})
+
+test('a run that could write more than MAX_STATE_ENTRIES is refused before any request; up to it passes', () => {
+  // The state lists MAX_STATE_ENTRIES - 10 deployments in namespace `old`, which the filter now
+  // leaves out (kept, not decommissioned); the snapshot brings new ones in `apps`.
+  const inOld = (n: number) => ({
+    ...item(n),
+    workload: { namespace: 'old', kind: 'Deployment', name: `s${n}` }
+  })
+  const listed = range(1, MAX_STATE_ENTRIES - 10)
+  const plan = (snapshot: number[]) => {
+    const c = new Collector({ 'state-file': 'state.json' })
+    const text = stateText({ ...stateOf([]), deployments: listed.map(inOld) })
+    const result = planState(
+      c,
+      { GITHUB_WORKSPACE: '/work' },
+      { size: () => text.length, read: () => text },
+      {
+        cluster: 'prod-eu-1',
+        logicalEnvironment: 'production',
+        items: snapshot.map(item),
+        namespaceFilter: { input: 'namespaces', wanted: ns => ns === 'apps' }
+      },
+      { snapshotInput: 'kubernetes-file', allowMass: false }
+    )
+    return { filtered: result?.filtered.length, problems: c.problems }
+  }
+  expect(plan(range(MAX_STATE_ENTRIES, MAX_STATE_ENTRIES + 9))).toEqual({
+    filtered: listed.length,
+    problems: []
+  })
+  expect(plan(range(MAX_STATE_ENTRIES, MAX_STATE_ENTRIES + 10))).toEqual({
+    filtered: undefined,
+    problems: [
+      {
+        input: 'state-file',
+        message: expect.stringContaining(
+          `would list up to ${MAX_STATE_ENTRIES + 1} deployments (11 in the snapshot, ${listed.length} listed before, ${listed.length} of them kept though the snapshot lacks them); a state file lists at most ${MAX_STATE_ENTRIES}`
+        )
+      }
+    ]
+  })
+})
+
+test('an unwritable state directory is a problem of state-file, found with the inputs', () => {
+  const { problems } = parse([1], stateOf([1]), '`/ro` is not writable (EROFS)')
+  expect(problems).toEqual([
+    {
+      input: 'state-file',
+      message: expect.stringContaining(
+        '`state.json` cannot be written: `/ro` is not writable (EROFS)'
+      )
+    }
+  ])
+})
+
+describe('directoryProblem', () => {
+  let root: string
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'state-dir-'))
+  })
+  afterEach(async () => {
+    await chmod(root, 0o700)
+    await rm(root, { recursive: true, force: true })
+  })
+
+  test('a directory that does not exist yet under a writable one is fine', () => {
+    expect(directoryProblem(join(root, 'a', 'b', 'state.json'))).toBeUndefined()
+  })
+
+  test('a file on the way is named', async () => {
+    await writeFile(join(root, 'blocker'), '')
+    expect(directoryProblem(join(root, 'blocker', 'sub', 'state.json'))).toBe(
+      `\`${join(root, 'blocker')}\` is not a directory`
+    )
+  })
+
+  // root may write anywhere: the mode only says no to other users.
+  const asRoot = process.getuid?.() === 0
+  ;(asRoot ? test.skip : test)('a directory without write permission is named', async () => {
+    await mkdir(join(root, 'ro'))
+    await chmod(join(root, 'ro'), 0o500)
+    expect(directoryProblem(join(root, 'ro', 'state.json'))).toBe(
+      `the directory \`${join(root, 'ro')}\` is not writable (EACCES)`
+    )
+  })
+})
