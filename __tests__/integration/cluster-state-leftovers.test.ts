@@ -117,20 +117,17 @@ test('a rejected decommission that the service takes on a later run leaves the s
 // runner, where reading the state file finds nothing (the first run) and the old step went on.
 // Off Linux (a contributor's macOS) there is no /proc: the test has nothing to try there.
 const linux = existsSync('/proc/self')
-test(
-  'a state file in a directory the step cannot write in is refused before any request',
-  async () => {
-    if (!linux) return
-    await snapshot([entry('alpha')])
-    const run = await step({ 'state-file': '/proc/record-deployment/state.json' })
-    expect(run.code).not.toBe(0)
-    expect(errorOf(run)).toMatch(
-      /state-file: `\/proc\/record-deployment\/state.json` cannot be written: the directory `\/proc` is not writable \(E[A-Z]+\)/
-    )
-    expect(emulator.requests).toEqual([])
-    expect(run.stderr).toBe('')
-  }
-)
+test('a state file in a directory the step cannot write in is refused before any request', async () => {
+  if (!linux) return
+  await snapshot([entry('alpha')])
+  const run = await step({ 'state-file': '/proc/record-deployment/state.json' })
+  expect(run.code).not.toBe(0)
+  expect(errorOf(run)).toMatch(
+    /state-file: `\/proc\/record-deployment\/state.json` cannot be written: the directory `\/proc` is not writable \(E[A-Z]+\)/
+  )
+  expect(emulator.requests).toEqual([])
+  expect(run.stderr).toBe('')
+})
 
 test('a state file under a symbolic link to nothing is refused before any request', async () => {
   await snapshot([entry('alpha')])

@@ -19,7 +19,7 @@ import {
 import { JOB_LIMIT } from '../../src/cluster/items.js'
 import { planState } from '../../src/cluster/state.js'
 import { Collector } from '../../src/inputs/problems.js'
-import { InputError, parseInputs, type FileReader } from '../../src/inputs/index.js'
+import { InputError, parseInputs, type FileReader } from '../../src/parse-inputs.js'
 
 const digest = (n: number) => 'sha256:' + n.toString(16).padStart(64, '0')
 const item = (n: number) => ({
