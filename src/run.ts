@@ -8,7 +8,7 @@ import type { Inputs } from './inputs/index.js'
 import { applyLabels } from './labels/apply.js'
 import { recordRequests } from './records/requests.js'
 import { previewRecords, writeRecords } from './records/write.js'
-import { emptyResult, stoppedByFatal, type RunResult } from './result.js'
+import { emptyResult, RunStopped, stoppedByFatal, type RunResult } from './result.js'
 import { forkOf, readRunEvent, type RunEvent } from './run-event.js'
 import { ACTION_VERSION } from './version.js'
 
@@ -126,7 +126,13 @@ export async function run(inputs: Inputs, options: RunOptions = {}): Promise<Run
         result.notAttempted.push(...jobs.slice(index).map(j => j.what))
         break
       }
-      await job.work()
+      try {
+        await job.work()
+      } catch (error) {
+        // Each job reports its own failures: what escapes is a bug of ours. The outputs still
+        // hold what was done before it.
+        throw new RunStopped(error, result)
+      }
     }
   } finally {
     if (cancellation?.requested) result.cancelled = cancellation.reason ?? 'cancelled'
