@@ -25,6 +25,8 @@ export interface RunOptions {
   requestTimeoutMs?: number
   /** the runner's cancel (SIGINT, then SIGTERM): the run stops at the next safe point */
   cancellation?: Cancellation
+  /** where the token came from, for the hint of a 401: the `token` input unless given */
+  tokenSource?: string
   /** where the proxy variables are read (HTTPS_PROXY, HTTP_PROXY, NO_PROXY); `process.env` unless given */
   env?: Record<string, string | undefined>
 }
@@ -64,6 +66,7 @@ export async function run(inputs: Inputs, options: RunOptions = {}): Promise<Run
     env: options.env,
     // A pull request from a fork runs with a read-only token: a refused write says so.
     fork: forkOf(event),
+    tokenSource: options.tokenSource,
     log
   })
   if (client.proxy)

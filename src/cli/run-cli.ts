@@ -18,6 +18,9 @@ export interface CliIo {
 
 type Env = Record<string, string | undefined>
 
+/** Where the command line's token comes from, as a refused token's hint names it. */
+export const TOKEN_SOURCE = '`GITHUB_TOKEN` (or `--token`)'
+
 /**
  * `record-deployment` for pipelines outside Actions, the same core as the action (`parseInputs`,
  * `run`, `toOutputs`): flags in, one JSON object of the outputs on stdout, the log on stderr.
@@ -32,6 +35,10 @@ export async function runCli(
   const args = parseCliArgs(argv, action.inputs)
   if (args.help) {
     io.stdout(helpText(action, ACTION_VERSION))
+    return 0
+  }
+  if (args.version) {
+    io.stdout(`record-deployment ${ACTION_VERSION}\n`)
     return 0
   }
   const problems = [...args.problems]
@@ -81,7 +88,7 @@ export async function runCli(
     stopListening = listenForCancel(cancellation, log.info)
     // Loaded once the inputs are sound, as in the action.
     const { run } = await import('../run.js')
-    const result = await run(inputs, { log, event, cancellation, env })
+    const result = await run(inputs, { log, event, cancellation, env, tokenSource: TOKEN_SOURCE })
     io.stdout(outputsJson(result, action))
     if (result.failures.length > 0 || result.cancelled) {
       io.stderr(`error: ${failureReport(result)}\n`)
