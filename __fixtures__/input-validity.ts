@@ -9,7 +9,7 @@ import {
   type FileReader,
   type InputName,
   type Inputs
-} from '../src/inputs/index.js'
+} from '../src/parse-inputs.js'
 
 export const CLUSTER_INPUTS = new Set<InputName>([
   'deployments',

@@ -1,7 +1,7 @@
 /**
  * Where users copy the action from, read as they find it: every workflow in examples/, every
- * YAML block of README.md that uses the action (a whole workflow, a list of steps or one step),
- * and README's blocks for pipelines outside Actions that run the command line. A block that names
+ * YAML block of README.md and docs/*.md that uses the action (a whole workflow, a list of steps or
+ * one step), and their blocks for pipelines outside Actions that run the command line. A block that names
  * the action and cannot be read is an error, never skipped. scripts/documented-jobs.ts stages
  * each job for a run.
  */
@@ -9,20 +9,21 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parse } from 'yaml'
 import { commandWords, flagsOf, pipelineOf, type Pipeline } from './documented-pipelines.js'
+import { documentationFiles } from './docs-check.js'
 import { projectRoot } from './run-action.js'
 
 export interface DocumentedJob {
-  /** where a user finds it: `examples/promote-with-labels.yml` or `README.md: Record a whole cluster` */
+  /** where a user finds it: `examples/promote-with-labels.yml` or `docs/cluster.md: Record a whole cluster` */
   source: string
-  /** the first event of the workflow's `on:`; `push` for a README block that shows none */
+  /** the first event of the workflow's `on:`; `push` for a documentation block that shows none */
   eventName: string
   /** the step's `with:`, unevaluated, as the user copies it */
   with: Record<string, string>
   /** an `actions/checkout` step before ours, and its `fetch-depth` (1 unless given) */
   checkout?: { fetchDepth: number }
   /**
-   * a pipeline outside GitHub Actions that runs the command line (README's "Outside GitHub
-   * Actions"); `with` then holds its flags as written, unexpanded
+   * a pipeline outside GitHub Actions that runs the command line (docs/command-line.md,
+   * "Outside GitHub Actions"); `with` then holds its flags as written, unexpanded
    */
   pipeline?: Pipeline
   /** the first combination of the job's `strategy.matrix` (`${{ matrix.* }}`), when it has one */
@@ -50,7 +51,7 @@ const isOurs = (step: Step) => /(^|\/)record-deployment@/.test(step.uses ?? '')
 
 /**
  * Every workflow and snippet that shows the action: examples/*.yml and *.yaml first, then
- * README's blocks in order. A README block that names `OWNER/record-deployment@` and cannot be read as
+ * the blocks of README.md and docs/*.md in order. A block that names `OWNER/record-deployment@` and cannot be read as
  * YAML (another fence, not a workflow, a list of steps or a step) is an error, never skipped.
  */
 export function documentedSources(root = projectRoot()): DocumentedSource[] {
@@ -77,7 +78,7 @@ const runsTheCommandLine = (body: string) =>
   !USES_THE_ACTION.test(body) && /\brecord-deployment\s+--/.test(body)
 const isShell = (fence: string) => /^(sh|bash|shell|console)$/.test(fence)
 
-/** README's pipelines that run the command line (`record-deployment --...`), in order. */
+/** The documentation's pipelines that run the command line (`record-deployment --...`), in order. */
 export function documentedPipelines(
   root = projectRoot()
 ): Array<{ source: string; pipeline: Pipeline }> {
@@ -87,7 +88,7 @@ export function documentedPipelines(
 }
 
 /**
- * README's shell snippets that show the command line with placeholders (`GITHUB_TOKEN=...`),
+ * The documentation's shell snippets that show the command line with placeholders (`GITHUB_TOKEN=...`),
  * not a pipeline to run: the example table names the ones it leaves to other tests.
  */
 export function commandLineSnippets(root = projectRoot()): string[] {
@@ -96,12 +97,22 @@ export function commandLineSnippets(root = projectRoot()): string[] {
     .map(({ source }) => source)
 }
 
-/** README's fenced blocks, each named after the heading above it (`## A: ### B` as `A: B`). */
+/**
+ * The fenced blocks of README.md, then of each page of docs/, each named after its file and the
+ * heading above it (`## A: ### B` as `docs/page.md: A: B`).
+ */
 function readmeBlocks(root: string): Array<{ source: string; fence: string; body: string }> {
+  return documentationFiles(root).flatMap(file => blocksOf(root, file))
+}
+
+function blocksOf(
+  root: string,
+  file: string
+): Array<{ source: string; fence: string; body: string }> {
   const found: Array<{ source: string; fence: string; body: string }> = []
   let section = ''
-  let heading = 'README.md'
-  const blocks = readFileSync(join(root, 'README.md'), 'utf8').split(/^```/m)
+  let heading = ''
+  const blocks = readFileSync(join(root, file), 'utf8').split(/^```/m)
   for (let i = 0; i < blocks.length; i++) {
     const block = blocks[i] ?? ''
     if (i % 2 === 0) {
@@ -113,7 +124,7 @@ function readmeBlocks(root: string): Array<{ source: string; fence: string; body
     }
     const newline = block.indexOf('\n')
     found.push({
-      source: `README.md: ${heading}`,
+      source: heading ? `${file}: ${heading}` : file,
       fence: block.slice(0, newline).trim(),
       body: block.slice(newline + 1)
     })

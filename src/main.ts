@@ -1,7 +1,7 @@
 import * as core from '@actions/core'
 import { appendFileSync } from 'node:fs'
 import { EOL } from 'node:os'
-import { InputError, parseInputs, readRawInputs } from './inputs/index.js'
+import { InputError, parseInputs, readRawInputs } from './parse-inputs.js'
 import { isUnevaluated } from './inputs/names.js'
 import { describeCuts, failureReport, fittedOutputs, renderSummary } from './report.js'
 import { readRunEvent } from './run-event.js'

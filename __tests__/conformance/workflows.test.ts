@@ -1,5 +1,5 @@
 /**
- * Every workflow a user copies (examples/*.yml and README's blocks that use the action) read by
+ * Every workflow a user copies (examples/*.yml and the blocks of README.md and docs/*.md that use the action) read by
  * GitHub's own workflow parser (`@actions/workflow-parser`, the schema and expression checks of
  * the Actions service and editor): no error. Then what the parser cannot see but a run meets:
  * every step finds what it needs from the steps before it (the registry login before a push, the
@@ -65,9 +65,11 @@ const NEEDS: Array<{
   }
 ]
 
-test('the documented workflows are the examples and every README block of the action', () => {
+test('the documented workflows are the examples and every block of the action in README and docs/', () => {
   expect(sources.filter(s => s.source.startsWith('examples/')).length).toBeGreaterThanOrEqual(8)
-  expect(sources.filter(s => s.source.startsWith('README.md')).length).toBeGreaterThanOrEqual(8)
+  expect(sources.filter(s => /^(README\.md|docs\/)/.test(s.source)).length).toBeGreaterThanOrEqual(
+    8
+  )
 })
 
 describe.each(sources.map(s => [s.source, s] as const))('%s', (_name, source) => {

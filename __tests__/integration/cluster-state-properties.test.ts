@@ -13,7 +13,7 @@ import { TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
 import { MemoryLog } from '../../__fixtures__/memory-log.js'
 import { ScaledClock } from '../../__fixtures__/scaled-clock.js'
 import type { Emulator } from '../../emulator/index.js'
-import { InputError, parseInputs } from '../../src/inputs/index.js'
+import { InputError, parseInputs } from '../../src/parse-inputs.js'
 import { run } from '../../src/run.js'
 
 const WORKLOADS = ['api', 'web', 'worker', 'cron', 'db', 'cache']

@@ -16,7 +16,7 @@ import { MemoryLog } from '../../__fixtures__/memory-log.js'
 import { ScaledClock } from '../../__fixtures__/scaled-clock.js'
 import type { Emulator } from '../../emulator/index.js'
 import { kubectlList, pod, workload } from '../../scripts/kubectl-list.js'
-import { parseInputs } from '../../src/inputs/index.js'
+import { parseInputs } from '../../src/parse-inputs.js'
 import { run } from '../../src/run.js'
 
 const WORKLOADS = ['api', 'web', 'worker', 'cron', 'db']

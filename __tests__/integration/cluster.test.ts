@@ -7,7 +7,7 @@ import { MemoryLog } from '../../__fixtures__/memory-log.js'
 import { ScaledClock } from '../../__fixtures__/scaled-clock.js'
 import type { Emulator, EmulatorOptions } from '../../emulator/index.js'
 import { runAction } from '../../scripts/run-action.js'
-import { parseInputs, type RawInputs } from '../../src/inputs/index.js'
+import { parseInputs, type RawInputs } from '../../src/parse-inputs.js'
 import { toOutputs } from '../../src/report.js'
 import { run } from '../../src/run.js'
 

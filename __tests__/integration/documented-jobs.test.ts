@@ -2,7 +2,7 @@
 // output by output; the expectations that do not depend on a run are in __fixtures__/.
 /**
  * The example table: every job a user copies (each workflow in examples/, each YAML block of
- * README.md that uses the action) runs through the runner-faithful launcher with only the inputs
+ * README.md and docs/*.md that uses the action) runs through the runner-faithful launcher with only the inputs
  * it shows, against its own emulator, and does what it says. A new example is covered by this
  * table without new test code. What each run must do is read from the example's own text (its
  * inputs, evaluated by the launcher as the runner would) and from hand-derived fixtures (the staged
@@ -29,6 +29,7 @@ import {
 import { flagsOf, runPipeline, type Pipeline } from '../../scripts/documented-pipelines.js'
 import { projectRoot, runAction } from '../../scripts/run-action.js'
 import { withEmulator, TOKEN } from '../../__fixtures__/emulator.js'
+import { readmeText } from '../../__fixtures__/readme.js'
 import {
   digestOf,
   expectedSynthetic,
@@ -50,9 +51,10 @@ const ORG = REPOSITORY.split('/')[0] as string
 const JOB_SIZED_CLUSTER = 1200
 
 const jobs = documentedJobs()
-/** README's shell snippets of the command line, and the test that runs what each shows. */
+/** The documentation's shell snippets of the command line, and the test that runs what each shows. */
 const COVERED: Record<string, string> = {
-  'README.md: Command line': '__tests__/integration/cli.test.ts (npm pack, npm install, npx)'
+  'docs/command-line.md: Command line':
+    '__tests__/integration/cli.test.ts (npm pack, npm install, npx)'
 }
 
 /** A cluster step runs as a set and, unless its mode says otherwise, as a job-sized cluster too. */
@@ -89,7 +91,7 @@ afterAll(async () => {
   if (shared) await rm((await shared).scratch, { recursive: true, force: true })
 })
 
-test('the table holds every job the README and examples/ show, and README says how many', () => {
+test('the table holds every job README, docs/ and examples/ show, and the docs say how many', () => {
   const sources = new Set(jobs.map(job => job.source))
   const workflows = [...sources].filter(s => s.startsWith('examples/')).length
   const blocks = sources.size - workflows
@@ -110,12 +112,14 @@ test('the table holds every job the README and examples/ show, and README says h
       'command line: Argo CD hook'
     ].sort()
   )
-  // README's figure is this table's, not typed by hand and left to drift.
-  const figure = `**${jobs.length} jobs (${workflows} workflows, ${blocks} README blocks), ${runs.length} runs`
+  // The documentation's figure is this table's, not typed by hand and left to drift.
+  const figure = `**${jobs.length} jobs (${workflows} workflows, ${blocks} blocks of README and docs/), ${runs.length} runs`
   console.log(`example table: ${figure.slice(2)}`)
-  const readme = readFileSync(join(projectRoot(), 'README.md'), 'utf8').replace(/\s+/g, ' ')
-  const printed = /\*\*\d+ jobs \(\d+ workflows, \d+ README blocks\), \d+ runs/.exec(readme)?.[0]
-  expect({ 'README says': printed }).toEqual({ 'README says': figure })
+  const readme = readmeText()
+  const printed = /\*\*\d+ jobs \(\d+ workflows, \d+ blocks of README and docs\/\), \d+ runs/.exec(
+    readme
+  )?.[0]
+  expect({ 'the docs say': printed }).toEqual({ 'the docs say': figure })
   // Shell snippets of the command line with placeholders are not pipelines; each is named in
   // COVERED with the test that runs what it shows, so that a new one is not skipped without a word.
   expect(commandLineSnippets()).toEqual(Object.keys(COVERED))

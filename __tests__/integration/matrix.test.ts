@@ -9,7 +9,7 @@ import { startRateLimitFront, type RateLimitFront } from '../../__fixtures__/rat
 import { ScaledClock } from '../../__fixtures__/scaled-clock.js'
 import type { Emulator, EmulatorOptions } from '../../emulator/index.js'
 import { runAction, type ActionRun } from '../../scripts/run-action.js'
-import { parseInputs } from '../../src/inputs/index.js'
+import { parseInputs } from '../../src/parse-inputs.js'
 import { jest } from '@jest/globals'
 import { run } from '../../src/run.js'
 

@@ -21,7 +21,7 @@ import {
   type InputName,
   type Inputs,
   type RawInputs
-} from '../../src/inputs/index.js'
+} from '../../src/parse-inputs.js'
 import {
   TRICKY,
   jsonObjectText,

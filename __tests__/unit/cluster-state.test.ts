@@ -3,7 +3,7 @@
  * the mass-decommission boundary, and the request size counted with the decommissions in it.
  */
 import { settledState } from '../../src/cluster/settle-state.js'
-import { InputError, parseInputs, type FileReader, type RawInputs } from '../../src/inputs/index.js'
+import { InputError, parseInputs, type FileReader, type RawInputs } from '../../src/parse-inputs.js'
 
 const digest = (n: number) => 'sha256:' + n.toString(16).padStart(64, '0')
 const item = (n: number) => ({

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { parse } from 'yaml'
-import { INPUT_NAMES } from '../../src/inputs/index.js'
+import { INPUT_NAMES } from '../../src/parse-inputs.js'
 import { toOutputs } from '../../src/report.js'
 import { emptyResult } from '../../src/result.js'
 import { ACTION_VERSION } from '../../src/version.js'

@@ -28,13 +28,13 @@ const example = parse(readFileSync(new URL('examples/record-cluster-state.yml', 
   concurrency?: { group?: string }
   jobs: Record<string, { steps: Step[] }>
 }
-const readme = readFileSync(new URL('README.md', root), 'utf8')
-const section = readme.slice(readme.indexOf('## Workloads that vanished are decommissioned'))
+const page = readFileSync(new URL('docs/state-file.md', root), 'utf8')
+const section = page.slice(page.indexOf('## Workloads that vanished are decommissioned'))
 const snippet = parse(/```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? '') as Step[]
 
 test.each([
   ['examples/record-cluster-state.yml', Object.values(example.jobs)[0]?.steps ?? []],
-  ['README snippet', snippet]
+  ['docs/state-file.md snippet', snippet]
 ])(
   '%s: the save key names the run and its attempt, the restore finds it by prefix, over the path the step writes',
   (_where, steps) => {

@@ -5,7 +5,7 @@ import {
   parseInputs,
   readRawInputs,
   type RawInputs
-} from '../../src/inputs/index.js'
+} from '../../src/parse-inputs.js'
 import { splitList } from '../../src/text.js'
 
 const DIGEST = 'sha256:' + 'a'.repeat(64)

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { Cancellation } from '../client/cancel.js'
 import type { Log } from '../client/log.js'
-import { InputError, NOTHING_TO_DO, parseInputs, type Inputs } from '../inputs/index.js'
+import { InputError, NOTHING_TO_DO, parseInputs, type Inputs } from '../parse-inputs.js'
 import { failureReport, toOutputs } from '../report.js'
 import { firstLineOf, resultAfterBug, type RunResult } from '../result.js'
 import { readRunEvent } from '../run-event.js'

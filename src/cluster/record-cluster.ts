@@ -233,7 +233,7 @@ async function createJobWhenFree(
             'finished (the records are upserted, nothing is duplicated), or raise `job-timeout`'
         : `another job kept cluster ${inputs.cluster} busy for the whole job-timeout (${inputs.jobTimeoutSeconds} s), ` +
             'so no job was created; run the step again when it has finished, or raise `job-timeout` ' +
-            '(README: Many jobs at once)'
+            '(docs/service.md: Many jobs at once)'
     )
   // After a rate-limit wait, a job is created only if the step will still wait for it.
   const stillNeeded = () => Promise.resolve(deadline - clock.now() >= MIN_JOB_WAIT_MS)

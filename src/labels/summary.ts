@@ -1,0 +1,35 @@
+import { MAX_SUMMARY_ROWS, cell } from '../markdown.js'
+import type { RunResult } from '../result.js'
+
+/** A run with only labels to apply is titled by what it did to them, never "Deployment recorded". */
+export function labelsTitle(result: RunResult): string {
+  if (result.failures.length === 0) return 'Labels applied'
+  return result.labeled.length > 0 ? 'Labels applied in part' : 'Labels not applied'
+}
+
+/** The job summary's labels: each issue and pull request with what was added and removed. */
+export function labelsSection(result: RunResult): string[] {
+  if (result.labeled.length === 0) return []
+  const out = [
+    `### Labeled (${result.labeled.length})`,
+    '',
+    '| Issue / pull request | Added | Removed |',
+    '|---|---|---|'
+  ]
+  const names = (list: string[]) =>
+    list.length > 0 ? list.map(n => `\`${cell(n)}\``).join(', ') : 'already done'
+  for (const l of result.labeled.slice(0, MAX_SUMMARY_ROWS)) {
+    // What this run took off; what it found already gone (someone else's removal) said apart.
+    const removed = [
+      ...(l.removed.length > 0 ? [names(l.removed)] : []),
+      ...(l.gone?.length ? [`${names(l.gone)} already gone`] : [])
+    ]
+    out.push(
+      `| #${l.number} | ${names(l.added)} | ${removed.length > 0 ? removed.join('; ') : '-'} |`
+    )
+  }
+  if (result.labeled.length > MAX_SUMMARY_ROWS)
+    out.push('', `... and ${result.labeled.length - MAX_SUMMARY_ROWS} more.`)
+  out.push('')
+  return out
+}
