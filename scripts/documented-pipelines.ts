@@ -13,7 +13,7 @@ import { parse } from 'yaml'
 import { npmChildEnv } from './npm-env.js'
 
 /** What the README's install line names; the staged run installs the packed checkout instead. */
-export const PACKAGE_SPEC = 'github:OWNER/record-deployment#v1'
+export const PACKAGE_SPEC = 'record-deployment@1'
 
 export interface Pipeline {
   kind: 'GitLab CI' | 'Jenkins' | 'Argo CD hook'

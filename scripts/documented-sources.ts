@@ -45,11 +45,13 @@ interface Step {
   with?: Record<string, unknown>
 }
 
+/** A block that uses the action (`uses: OWNER/record-deployment@v1`), not the package `record-deployment@1`. */
+const USES_THE_ACTION = /\/record-deployment@/
 const isOurs = (step: Step) => /(^|\/)record-deployment@/.test(step.uses ?? '')
 
 /**
  * Every workflow and snippet that shows the action: examples/*.yml and *.yaml first, then
- * the blocks of README.md and docs/*.md in order. A block that names `record-deployment@` and cannot be read as
+ * the blocks of README.md and docs/*.md in order. A block that names `OWNER/record-deployment@` and cannot be read as
  * YAML (another fence, not a workflow, a list of steps or a step) is an error, never skipped.
  */
 export function documentedSources(root = projectRoot()): DocumentedSource[] {
@@ -61,7 +63,7 @@ export function documentedSources(root = projectRoot()): DocumentedSource[] {
     sources.push(sourceOf(`examples/${file}`, readFileSync(join(folder, file), 'utf8')))
   }
   for (const { source, fence, body } of readmeBlocks(root)) {
-    if (!/record-deployment@/.test(body)) continue
+    if (!USES_THE_ACTION.test(body)) continue
     if (!/^ya?ml$/.test(fence))
       throw new Error(
         `${source}: a block that uses the action is fenced \`${fence}\`; fence it \`yaml\` ` +
@@ -73,7 +75,7 @@ export function documentedSources(root = projectRoot()): DocumentedSource[] {
 }
 
 const runsTheCommandLine = (body: string) =>
-  !/record-deployment@/.test(body) && /\brecord-deployment\s+--/.test(body)
+  !USES_THE_ACTION.test(body) && /\brecord-deployment\s+--/.test(body)
 const isShell = (fence: string) => /^(sh|bash|shell|console)$/.test(fence)
 
 /** The documentation's pipelines that run the command line (`record-deployment --...`), in order. */

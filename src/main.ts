@@ -6,7 +6,7 @@ import { isUnevaluated } from './inputs/names.js'
 import { describeCuts, failureReport, fittedOutputs, renderSummary } from './report.js'
 import { readRunEvent } from './run-event.js'
 import { Cancellation } from './client/cancel.js'
-import { emptyResult, firstLineOf } from './result.js'
+import { emptyResult, firstLineOf, messageOf, resultAfterBug, type RunResult } from './result.js'
 import type { RunOptions } from './run.js'
 import { listenForCancel } from './signals.js'
 
@@ -26,12 +26,15 @@ export async function run(options: RunOptions = {}): Promise<void> {
     await runAction(options, outputs)
   } catch (error) {
     // A bug of ours, not the user's: the message for the log, the stack for a debug run.
-    if (error instanceof Error && error.stack) core.debug(error.stack)
-    // Every output, empty, so that later steps' `fromJSON` still works.
-    const unwritten = outputs.written ? undefined : writeEmptyOutputs()
+    const { result, bug } = resultAfterBug(error)
+    if (bug instanceof Error && bug.stack) core.debug(bug.stack)
+    // Every output, holding what was done before it, `failed` naming it: later steps' `fromJSON`
+    // still works.
+    const unwritten = outputs.written ? undefined : writeLineOutputs(result)
     core.setFailed(
-      `record-deployment stopped on an unexpected error: ${error instanceof Error ? error.message : String(error)}. ` +
+      `record-deployment stopped on an unexpected error: ${messageOf(bug)}. ` +
         'Re-run with debug logging for the details, and report it with that log.' +
+        (result.done.length > 0 ? `\n${result.done.map(d => `Done: ${d}`).join('\n')}` : '') +
         (unwritten ? `\n\n${unwritten}` : '')
     )
   }
@@ -55,7 +58,7 @@ async function runAction(options: RunOptions, outputs: { written: boolean }): Pr
   } catch (error) {
     if (error instanceof InputError) {
       outputs.written = true
-      const unwritten = writeEmptyOutputs()
+      const unwritten = writeLineOutputs(emptyResult(false))
       core.setFailed([error.message, ...(unwritten ? [unwritten] : [])].join('\n\n'))
       return
     }
@@ -116,18 +119,19 @@ function outputsUnwritten(error: unknown): string {
 }
 
 /**
- * Every output, empty (`[]`, `{}` or nothing), after bad input or an unexpected error. Each value
+ * Every output after bad input (empty: `[]`, `{}` or nothing) or an unexpected error. Each value
  * is one line without a delimiter to choose, so they go as `name=value` lines, the form GitHub
  * documents, without loading node:crypto for core's random delimiter: bad input stays fast.
  */
-function writeEmptyOutputs(): string | undefined {
-  const outputs = fittedOutputs(emptyResult(false)).outputs
+function writeLineOutputs(result: RunResult): string | undefined {
+  const fitted = fittedOutputs(result)
+  for (const cut of describeCuts(fitted)) core.warning(cut)
   const file = process.env['GITHUB_OUTPUT']
-  if (!file) return writeOutputs(outputs)
+  if (!file) return writeOutputs(fitted.outputs)
   try {
     appendFileSync(
       file,
-      Object.entries(outputs)
+      Object.entries(fitted.outputs)
         .map(([name, value]) => `${name}=${value}${EOL}`)
         .join(''),
       'utf8'

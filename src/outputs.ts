@@ -11,7 +11,7 @@ import {
   type FittedOutputs,
   type OutputSpec
 } from './output-budget.js'
-import { recordIds, type PreviewRequest, type RunResult } from './result.js'
+import { recordIds, type PreviewRequest, type RunResult, type StepFailure } from './result.js'
 
 /**
  * The action's outputs, each with what it holds when there is nothing: `[]` for a JSON array,
@@ -32,7 +32,21 @@ function outputSpecs(result: RunResult): Record<string, OutputSpec> {
     decommissioned: jsonArray(result.decommissioned),
     labeled: jsonArray(result.labeled),
     'pull-requests': commaList(result.labeled.map(l => l.number)),
-    planned: plannedOutput(result.preview)
+    planned: plannedOutput(result.preview),
+    failed: jsonArray(result.failures.map(failedItem))
+  }
+}
+
+/** One item of `failed`: every key always there, `null` where it does not apply. */
+function failedItem(failure: StepFailure) {
+  const request = failure.request
+  return {
+    what: failure.what,
+    method: request?.method ?? null,
+    path: request?.path ?? null,
+    status: request?.status ?? null,
+    request_id: request?.requestId ?? null,
+    message: failure.message
   }
 }
 

@@ -28,6 +28,15 @@ export interface DecommissionedDeployment {
   github_repository?: string
 }
 
+/** The service call that failed, when one did (the `failed` output names it). */
+export interface FailedRequest {
+  method: string
+  path: string
+  /** HTTP status; absent when no answer came (network error, timeout). */
+  status?: number
+  requestId?: string
+}
+
 /** One thing the step could not do. */
 export interface StepFailure {
   /** What was being done, e.g. "deployment record web in production". */
@@ -35,6 +44,7 @@ export interface StepFailure {
   message: string
   /** The same failure would repeat for every later call (bad credentials, a long rate limit). */
   fatal?: boolean
+  request?: FailedRequest
 }
 
 /** One issue or pull request that carries the labels now. */
@@ -114,8 +124,56 @@ export function isFatal(error: unknown): boolean {
   return error instanceof ServiceError && error.fatal
 }
 
-export function failureOf(what: string, error: unknown): StepFailure {
-  return { what, message: messageOf(error), fatal: isFatal(error) }
+/** A failure from the error that caused it: a service call's method, path, status and request id. */
+export function failureOf(what: string, error: unknown, message = messageOf(error)): StepFailure {
+  const request = requestOf(error)
+  return { what, message, fatal: isFatal(error), ...(request ? { request } : {}) }
+}
+
+/** The service call behind an error, or behind the error it wraps (`cause`, a cluster job's). */
+function requestOf(error: unknown): FailedRequest | undefined {
+  const service =
+    error instanceof ServiceError
+      ? error
+      : error instanceof Error && error.cause instanceof ServiceError
+        ? error.cause
+        : undefined
+  if (!service) return undefined
+  return {
+    method: service.method,
+    path: service.path,
+    ...(service.status > 0 ? { status: service.status } : {}),
+    ...(service.requestId ? { requestId: service.requestId } : {})
+  }
+}
+
+/** What the failure says of a bug of ours: the `failed` output names it. */
+export const UNEXPECTED = 'unexpected internal error'
+
+/**
+ * A bug of ours stopped the run: the error, and what the run had done before it, so that the
+ * outputs still hold what was recorded (as on every other path) and `failed` names the bug.
+ */
+export class RunStopped extends Error {
+  constructor(
+    readonly error: unknown,
+    readonly result: RunResult
+  ) {
+    super(messageOf(error), { cause: error })
+    this.name = 'RunStopped'
+  }
+}
+
+/**
+ * The result to report after an unexpected error: what was done before it (empty when it came
+ * before the run), with the error as its last failure.
+ */
+export function resultAfterBug(error: unknown): { result: RunResult; bug: unknown } {
+  const stopped = error instanceof RunStopped ? error : undefined
+  const bug = stopped ? stopped.error : error
+  const result = stopped?.result ?? emptyResult(false)
+  result.failures.push({ what: UNEXPECTED, message: messageOf(bug) })
+  return { result, bug }
 }
 
 /** Whether a fatal failure has stopped the run: nothing after it is attempted. */

@@ -8,7 +8,7 @@ import type { Inputs } from './parse-inputs.js'
 import { applyLabels } from './labels/apply.js'
 import { recordRequests } from './records/requests.js'
 import { previewRecords, writeRecords } from './records/write.js'
-import { emptyResult, stoppedByFatal, type RunResult } from './result.js'
+import { emptyResult, RunStopped, stoppedByFatal, type RunResult } from './result.js'
 import { forkOf, readRunEvent, type RunEvent } from './run-event.js'
 import { ACTION_VERSION } from './version.js'
 
@@ -25,6 +25,8 @@ export interface RunOptions {
   requestTimeoutMs?: number
   /** the runner's cancel (SIGINT, then SIGTERM): the run stops at the next safe point */
   cancellation?: Cancellation
+  /** where the token came from, for the hint of a 401: the `token` input unless given */
+  tokenSource?: string
   /** where the proxy variables are read (HTTPS_PROXY, HTTP_PROXY, NO_PROXY); `process.env` unless given */
   env?: Record<string, string | undefined>
 }
@@ -64,6 +66,7 @@ export async function run(inputs: Inputs, options: RunOptions = {}): Promise<Run
     env: options.env,
     // A pull request from a fork runs with a read-only token: a refused write says so.
     fork: forkOf(event),
+    tokenSource: options.tokenSource,
     log
   })
   if (client.proxy)
@@ -126,7 +129,13 @@ export async function run(inputs: Inputs, options: RunOptions = {}): Promise<Run
         result.notAttempted.push(...jobs.slice(index).map(j => j.what))
         break
       }
-      await job.work()
+      try {
+        await job.work()
+      } catch (error) {
+        // Each job reports its own failures: what escapes is a bug of ours. The outputs still
+        // hold what was done before it.
+        throw new RunStopped(error, result)
+      }
     }
   } finally {
     if (cancellation?.requested) result.cancelled = cancellation.reason ?? 'cancelled'

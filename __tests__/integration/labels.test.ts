@@ -249,7 +249,18 @@ test('a failure that would repeat for every request stops the remaining targets'
 
   expect(writes()).toEqual([])
   expect(result.failures).toEqual([
-    { what: 'issue or pull request #12', message: expect.stringMatching(/401/) },
+    {
+      what: 'issue or pull request #12',
+      message: expect.stringMatching(/401/),
+      fatal: true,
+      // the call that failed, for the `failed` output
+      request: {
+        method: 'GET',
+        path: `${R}/issues/12/labels`,
+        status: 401,
+        requestId: expect.stringMatching(/^EMU:/)
+      }
+    },
     { what: 'issue or pull request #13', message: expect.stringMatching(/^not attempted/) },
     { what: 'issue or pull request #14', message: expect.stringMatching(/^not attempted/) }
   ])

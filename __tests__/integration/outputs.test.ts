@@ -13,6 +13,11 @@ import { parse } from 'yaml'
 import { TOKEN, withEmulator, writesOf } from '../../__fixtures__/emulator.js'
 import type { Emulator } from '../../emulator/index.js'
 import { projectRoot, runAction, type ActionRun } from '../../scripts/run-action.js'
+import { silentLog } from '../../src/client/log.js'
+import { parseInputs } from '../../src/parse-inputs.js'
+import { toOutputs } from '../../src/report.js'
+import { resultAfterBug, RunStopped } from '../../src/result.js'
+import { run } from '../../src/run.js'
 
 const STORAGE = '/orgs/acme/artifacts/metadata/storage-record'
 /** GitHub: "Outputs can be a maximum of 1 MB per job ... Size is approximated based on UTF-16". */
@@ -34,10 +39,13 @@ const declared = Object.entries(
   json: /JSON (array|object)/.exec(description)?.[1] as 'array' | 'object' | undefined
 }))
 
-/** Every declared output is there, and each is what `fromJSON` or a plain read expects when empty. */
-function expectEveryOutputEmpty(run: ActionRun) {
+/**
+ * Every declared output is there, and each is what `fromJSON` or a plain read expects when empty
+ * (but those of `except`, checked by the test).
+ */
+function expectEveryOutputEmpty(run: ActionRun, ...except: string[]) {
   expect(Object.keys(run.outputs).sort()).toEqual(declared.map(o => o.name).sort())
-  for (const { name, json } of declared) {
+  for (const { name, json } of declared.filter(o => !except.includes(o.name))) {
     const value = run.outputs[name]
     if (json === 'array') expect([name, JSON.parse(value ?? '')]).toEqual([name, []])
     else if (json === 'object') expect([name, JSON.parse(value ?? '')]).toEqual([name, {}])
@@ -56,6 +64,7 @@ test('action.yml says which outputs are JSON, and they are the arrays and the co
     'decommissioned: array',
     'labeled: array',
     'planned: array',
+    'failed: array',
     'truncated: object'
   ])
 })
@@ -89,7 +98,7 @@ test('bad input with an output file that cannot take them: both said in the one 
   )
 })
 
-test('an unexpected error (a bug of ours) still sets every output, empty', async () => {
+test('an unexpected error (a bug of ours) still sets every output, empty but `failed`, which names it', async () => {
   emulator = await withEmulator()
   // Planted through Node's own preload: the action's first signal handler throws, after the
   // inputs were read and before anything was sent.
@@ -105,10 +114,95 @@ test('an unexpected error (a bug of ours) still sets every output, empty', async
   )
   expect(run.code).not.toBe(0)
   expect(run.stdout).toMatch(/::error::record-deployment stopped on an unexpected error: planted/)
-  expectEveryOutputEmpty(run)
+  expectEveryOutputEmpty(run, 'failed')
+  expect(JSON.parse(run.outputs['failed'] ?? '')).toEqual([
+    {
+      what: 'unexpected internal error',
+      method: null,
+      path: null,
+      status: null,
+      request_id: null,
+      message: 'planted by the test'
+    }
+  ])
+  expect(emulator.requests).toEqual([])
 })
 
-test('a cancel before anything was recorded sets every output, empty', async () => {
+test('`failed` names the call that failed: what, method, path, status, request id and message', async () => {
+  emulator = await withEmulator()
+  emulator.addFault({
+    method: 'POST',
+    path: STORAGE,
+    fault: { kind: 'status', status: 422, body: { message: 'Validation Failed' } }
+  })
+  const run = await runAction({
+    token: TOKEN,
+    'api-url': emulator.url,
+    digest: 'ghcr.io/acme/web@sha256:' + 'ef'.repeat(32),
+    environment: 'production',
+    'registry-url': 'https://ghcr.io'
+  })
+  expect(run.code).not.toBe(0)
+  const failed = JSON.parse(run.outputs['failed'] ?? '') as Array<Record<string, unknown>>
+  expect(failed).toHaveLength(1)
+  expect(failed[0]).toEqual({
+    what: expect.stringMatching(/^storage record/),
+    method: 'POST',
+    path: STORAGE,
+    status: 422,
+    request_id: expect.stringMatching(/^EMU:/),
+    message: expect.stringContaining(
+      'POST /orgs/acme/artifacts/metadata/storage-record failed with 422'
+    )
+  })
+  // The deployment record after it was still written, and is in its output.
+  expect(JSON.parse(run.outputs['deployment-records'] ?? '')).toHaveLength(1)
+})
+
+test('a bug of ours after a record was written: the outputs still hold the record, and `failed` names the bug', async () => {
+  emulator = await withEmulator()
+  const inputs = parseInputs(
+    {
+      token: TOKEN,
+      'api-url': emulator.url,
+      digest: 'ghcr.io/acme/web@sha256:' + '12'.repeat(32),
+      environment: 'production',
+      repository: 'acme/web',
+      labels: 'deployed',
+      'pull-requests': '12'
+    },
+    {}
+  )
+  // The labels job logs its targets outside any request's error handling: a log that throws
+  // there is a bug that escapes the job, after the record was written.
+  const log = {
+    ...silentLog,
+    info: (message: string) => {
+      if (message === 'Labels: issue or pull request #12')
+        throw new TypeError('planted in the labels job')
+    }
+  }
+  const stopped = await run(inputs, {
+    log,
+    event: { eventName: '', payload: {}, sha: '', ref: '' }
+  }).catch((error: unknown) => error)
+  expect(stopped).toBeInstanceOf(RunStopped)
+  const outputs = toOutputs(resultAfterBug(stopped).result)
+  expect(JSON.parse(outputs['deployment-records'] ?? '')).toHaveLength(1)
+  expect(outputs['deployment-record-ids']).toMatch(/^\d+$/)
+  expect(JSON.parse(outputs['failed'] ?? '')).toEqual([
+    {
+      what: 'unexpected internal error',
+      method: null,
+      path: null,
+      status: null,
+      request_id: null,
+      message: 'planted in the labels job'
+    }
+  ])
+})
+
+test('a cancel before anything was recorded sets every output, empty but `failed`, which names the write cut in flight', async () => {
   emulator = await withEmulator()
   emulator.addFault({ method: 'POST', path: STORAGE, fault: { kind: 'hang' } })
   const run = await runAction(
@@ -128,7 +222,11 @@ test('a cancel before anything was recorded sets every output, empty', async () 
     }
   )
   expect(run.code).not.toBe(0)
-  expectEveryOutputEmpty(run)
+  expectEveryOutputEmpty(run, 'failed')
+  const failed = JSON.parse(run.outputs['failed'] ?? '') as unknown[]
+  expect(failed).toEqual([
+    expect.objectContaining({ method: 'POST', path: STORAGE, status: null, request_id: null })
+  ])
 })
 
 describe('within GitHub limits', () => {

@@ -105,3 +105,37 @@ test('a flag named as a problem (no value, given twice) is reported unread, so i
   expect(args.raw).toEqual({ name: 'web' })
   expect([...args.unread].sort()).toEqual(['cluster', 'environment'])
 })
+
+test('`--version` alone (or with `--debug`) and `-V` ask for the command line version; `-h` is `--help`', () => {
+  for (const argv of [['--version'], ['-V'], ['--debug', '--version'], ['--version', '--debug']]) {
+    const args = parseCliArgs(argv, declared)
+    expect({ argv, version: args.version, problems: args.problems, raw: args.raw }).toEqual({
+      argv,
+      version: true,
+      problems: [],
+      raw: {}
+    })
+  }
+  expect(parseCliArgs(['-h'], declared)).toMatchObject({ help: true, version: false })
+  expect(parseCliArgs(['--help'], declared)).toMatchObject({ help: true, version: false })
+})
+
+test("`--version` with a value, in either form, is the artifact's version; without one among inputs it is a problem", () => {
+  for (const argv of [
+    ['--environment', 'production', '--version', '1.2.3'],
+    ['--version=1.2.3', '--environment', 'production']
+  ]) {
+    const args = parseCliArgs(argv, declared)
+    expect(args).toMatchObject({ version: false, problems: [] })
+    expect(args.raw).toEqual({ environment: 'production', version: '1.2.3' })
+  }
+  // A variable that came out empty, unquoted: the run stops instead of printing a version.
+  const empty = parseCliArgs(['--version', '--environment', 'production'], declared)
+  expect(empty.version).toBe(false)
+  expect(empty.raw).toEqual({ environment: 'production' })
+  expect([...empty.unread]).toEqual(['version'])
+  expect(empty.problems).toEqual([
+    '`--version` needs a value here: `--version` alone (or `-V`) prints this version; with a ' +
+      "value (`--version VALUE`) it is the artifact's version, the `version` input"
+  ])
+})

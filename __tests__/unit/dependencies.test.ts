@@ -87,7 +87,7 @@ test('Dependabot watches npm and the workflow actions, and keeps TypeScript belo
   expect(npm?.ignore).toContainEqual({ 'dependency-name': 'typescript', versions: ['>=7'] })
 })
 
-test('installing from git (README: npm install --global github:OWNER/record-deployment#v1) runs no build', () => {
+test('installing from git (npm install --global github:OWNER/record-deployment#v1, as before the npm package) runs no build', () => {
   // npm's git fetcher installs every dev dependency and builds in a temporary clone when one of
   // these scripts exists, and a global install then links to that clone, which npm deletes: the
   // command it leaves behind does not exist. dist/ is committed; nothing needs building.

@@ -5,6 +5,8 @@ export interface CliArgs {
   /** the inputs, by action.yml name, as the flags gave them */
   raw: RawInputs
   help: boolean
+  /** `--version` alone or `-V`: print the command line's own version */
+  version: boolean
   debug: boolean
   /** each bad flag or argument, in the user's words */
   problems: string[]
@@ -23,8 +25,18 @@ const LIST_INPUTS = new Set([
   'pull-requests'
 ])
 
-/** Flags of the command line itself, not inputs of the action (`--version` is the artifact's version). */
+/** Flags of the command line itself, not inputs of the action. */
 const OWN_FLAGS = new Set(['help', 'debug'])
+
+/**
+ * `--version` is two things by one rule: with a value (`--version 1.2.3`, `--version=1.2.3`) it is
+ * the artifact's version, the `version` input; alone it prints the command line's own version.
+ * With other flags but no value it is a problem, not a version print, so that a pipeline whose
+ * variable came out empty (`--version $TAG --environment ...`) stops instead of recording nothing.
+ */
+export const VERSION_RULE =
+  '`--version` alone (or `-V`) prints this version; with a value (`--version VALUE`) it is the ' +
+  "artifact's version, the `version` input"
 
 /** An input whose default is `true` or `false`: `--dry-run` alone means `true`. */
 export function isSwitch(input: DeclaredInput): boolean {
@@ -33,18 +45,27 @@ export function isSwitch(input: DeclaredInput): boolean {
 
 /**
  * The command line's flags: `--<input> VALUE` or `--<input>=VALUE` for every input action.yml
- * declares (a switch alone means `true`), `--help` / `-h`, `--debug`. Nothing is
+ * declares (a switch alone means `true`), `--help` / `-h`, `--version` / `-V` (VERSION_RULE),
+ * `--debug`. Nothing is
  * thrown: every unknown flag, missing value, repeated single-value flag and stray argument is a
  * problem, so one run names them all.
  */
 export function parseCliArgs(argv: readonly string[], declared: readonly DeclaredInput[]): CliArgs {
   const byName = new Map(declared.map(input => [input.name, input]))
-  const out: CliArgs = { raw: {}, help: false, debug: false, problems: [], unread: new Set() }
+  const out: CliArgs = {
+    raw: {},
+    help: false,
+    version: false,
+    debug: false,
+    problems: [],
+    unread: new Set()
+  }
   const given: Record<string, string[]> = {}
+  let bareVersion = false
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? ''
-    if (arg === '-h') {
-      out.help = true
+    if (arg === '-h' || arg === '-V') {
+      out[arg === '-h' ? 'help' : 'version'] = true
       continue
     }
     if (!arg.startsWith('--') || arg === '--') {
@@ -67,6 +88,10 @@ export function parseCliArgs(argv: readonly string[], declared: readonly Declare
     let value = inline
     if (value === undefined) {
       const next = argv[i + 1]
+      if (name === 'version' && (next === undefined || next.startsWith('--'))) {
+        bareVersion = true
+        continue
+      }
       if (isSwitch(input)) {
         // any letter case, as the input itself reads it (`--dry-run TRUE` is `--dry-run=TRUE`)
         if (next !== undefined && /^(true|false)$/i.test(next)) value = argv[++i]
@@ -80,6 +105,14 @@ export function parseCliArgs(argv: readonly string[], declared: readonly Declare
       } else value = argv[++i]
     }
     ;(given[name] ??= []).push(value ?? '')
+  }
+  if (bareVersion) {
+    // Alone (`--debug` aside) it asks for the command line's version; among inputs it lacks a value.
+    if (Object.keys(given).length === 0 && out.problems.length === 0) out.version = true
+    else {
+      out.problems.push(`\`--version\` needs a value here: ${VERSION_RULE}`)
+      out.unread.add('version')
+    }
   }
   for (const [name, values] of Object.entries(given)) {
     if (values.length > 1 && !LIST_INPUTS.has(name)) {

@@ -1,4 +1,4 @@
-import { isSwitch } from './args.js'
+import { isSwitch, VERSION_RULE } from './args.js'
 import type { ActionYml } from './action-yml.js'
 
 /**
@@ -43,8 +43,10 @@ export function helpText(action: ActionYml, version: string): string {
     '  Repeat a list flag (--labels, --tags, --namespaces, ...) for one item each.',
     '',
     'Flags of the command line:',
-    '  --debug     log every request with its status and time (also with RUNNER_DEBUG=1)',
-    '  --help, -h  this text',
+    '  --debug          log every request with its status and time (also with RUNNER_DEBUG=1)',
+    '  --help, -h       this text',
+    `  --version, -V    print \`record-deployment ${version}\` and exit`,
+    ...wrap(`The one rule: ${VERSION_RULE}.`, 6),
     '',
     'Outputs (keys of the JSON object on stdout):'
   )

@@ -3,7 +3,7 @@ import { Cancellation } from '../client/cancel.js'
 import type { Log } from '../client/log.js'
 import { InputError, NOTHING_TO_DO, parseInputs, type Inputs } from '../parse-inputs.js'
 import { failureReport, toOutputs } from '../report.js'
-import { firstLineOf } from '../result.js'
+import { firstLineOf, resultAfterBug, type RunResult } from '../result.js'
 import { readRunEvent } from '../run-event.js'
 import { listenForCancel } from '../signals.js'
 import { ACTION_VERSION } from '../version.js'
@@ -17,6 +17,9 @@ export interface CliIo {
 }
 
 type Env = Record<string, string | undefined>
+
+/** Where the command line's token comes from, as a refused token's hint names it. */
+export const TOKEN_SOURCE = '`GITHUB_TOKEN` (or `--token`)'
 
 /**
  * `record-deployment` for pipelines outside Actions, the same core as the action (`parseInputs`,
@@ -32,6 +35,10 @@ export async function runCli(
   const args = parseCliArgs(argv, action.inputs)
   if (args.help) {
     io.stdout(helpText(action, ACTION_VERSION))
+    return 0
+  }
+  if (args.version) {
+    io.stdout(`record-deployment ${ACTION_VERSION}\n`)
     return 0
   }
   const problems = [...args.problems]
@@ -76,31 +83,41 @@ export async function runCli(
   }
   if (problem) log.debug(`${problem}; the event is read as empty`)
   const cancellation = new Cancellation()
-  const stopListening = listenForCancel(cancellation, log.info)
+  let stopListening = () => {}
   try {
+    stopListening = listenForCancel(cancellation, log.info)
     // Loaded once the inputs are sound, as in the action.
     const { run } = await import('../run.js')
-    const result = await run(inputs, { log, event, cancellation, env })
-    const outputs: Record<string, unknown> = {}
-    const json = jsonOutputs(action)
-    for (const [name, value] of Object.entries(toOutputs(result)))
-      outputs[name] = json.has(name) ? JSON.parse(value) : value
-    io.stdout(JSON.stringify(outputs) + '\n')
+    const result = await run(inputs, { log, event, cancellation, env, tokenSource: TOKEN_SOURCE })
+    io.stdout(outputsJson(result, action))
     if (result.failures.length > 0 || result.cancelled) {
       io.stderr(`error: ${failureReport(result)}\n`)
       return 1
     }
     return 0
   } catch (error) {
+    // A bug of ours: stdout still holds every output (what was done before it, `failed` naming it).
+    const { result, bug } = resultAfterBug(error)
+    io.stdout(outputsJson(result, action))
     io.stderr(
-      `error: record-deployment stopped on an unexpected error: ${firstLineOf(error)}. ` +
-        'Run again with --debug for the details, and report it with that log.\n'
+      `error: record-deployment stopped on an unexpected error: ${firstLineOf(bug)}. ` +
+        'Run again with --debug for the details, and report it with that log.\n' +
+        result.done.map(d => `Done: ${d}\n`).join('')
     )
-    if (error instanceof Error && error.stack) log.debug(error.stack)
+    if (bug instanceof Error && bug.stack) log.debug(bug.stack)
     return 1
   } finally {
     stopListening()
   }
+}
+
+/** Stdout: one JSON object of the outputs, the JSON ones embedded as JSON. */
+function outputsJson(result: RunResult, action: ActionYml): string {
+  const outputs: Record<string, unknown> = {}
+  const json = jsonOutputs(action)
+  for (const [name, value] of Object.entries(toOutputs(result)))
+    outputs[name] = json.has(name) ? JSON.parse(value) : value
+  return JSON.stringify(outputs) + '\n'
 }
 
 /**

@@ -46,7 +46,8 @@ export const MAX_REDIRECTS = 5
  */
 export const STEP_DEADLINE_MS = 60 * 60 * 1000
 
-export interface ClientOptions {
+/** With the fork a pull request run comes from and where the token came from, for the hints. */
+export interface ClientOptions extends Pick<FailureContext, 'fork' | 'tokenSource'> {
   /** `https://api.github.com` or an Enterprise Server `https://HOST/api/v3`. */
   baseUrl: string
   token: string
@@ -62,8 +63,6 @@ export interface ClientOptions {
   cancellation?: Cancellation
   /** the proxy variables (HTTPS_PROXY, HTTP_PROXY, NO_PROXY); `process.env` unless given */
   env?: Record<string, string | undefined>
-  /** the fork (`owner/name`) of the pull request the run is for: its token is read-only */
-  fork?: string
 }
 
 export interface RequestOptions {
@@ -132,7 +131,8 @@ export class ServiceClient {
       origin: this.origin,
       basePath: this.basePath,
       apiVersion: options.apiVersion,
-      fork: options.fork
+      fork: options.fork,
+      tokenSource: options.tokenSource
     }
     this.clock = options.clock ?? systemClock
     this.random = options.random ?? Math.random

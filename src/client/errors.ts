@@ -101,6 +101,11 @@ export function describeValidationError(v: ValidationError): string {
   return parts.join(': ')
 }
 
+/** A 401: the token, named where it came from (the `token` input; on the command line the variable or flag). */
+export function tokenRefusedHint(source = 'the `token` input'): string {
+  return `The token was refused: it is missing, expired or revoked. Check ${source}.`
+}
+
 const ORG_ONLY =
   'Artifact metadata exists only for repositories owned by an organization, on github.com and ' +
   'GitHub Enterprise Cloud.'
@@ -118,9 +123,7 @@ export function permissionHint(
   /** the fork (`owner/name`) a pull request run comes from: its token is read-only */
   fork?: string
 ): string | undefined {
-  if (status === 401) {
-    return 'The token was refused: it is missing, expired or revoked. Check the `token` input.'
-  }
+  if (status === 401) return tokenRefusedHint()
   const target = targetHint(path, status, serviceMessage)
   if (target) return target
   if (status !== 403 && status !== 404) return undefined

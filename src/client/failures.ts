@@ -1,6 +1,6 @@
 // The ServiceErrors a request ends in, built without state from what the request loop in
 // client.ts knows: the answer (or the error), where the request went, and the run's settings.
-import { permissionHint, ServiceError } from './errors.js'
+import { permissionHint, ServiceError, tokenRefusedHint } from './errors.js'
 import type { FailureClass } from './retry-policy.js'
 import {
   errorBody,
@@ -19,6 +19,8 @@ export interface FailureContext {
   apiVersion: string
   /** the fork a pull request run comes from (its token is read-only), when it does */
   fork?: string
+  /** where the token came from (`--token` or `GITHUB_TOKEN` on the command line), for a 401 */
+  tokenSource?: string
 }
 
 export interface Answer {
@@ -92,6 +94,7 @@ export function responseFailure(
     ...common,
     serviceMessage: details.message,
     hint:
+      (status === 401 ? tokenRefusedHint(ctx.tokenSource) : undefined) ??
       permissionHint(
         method,
         displayPath,
@@ -99,7 +102,8 @@ export function responseFailure(
         headers['x-accepted-github-permissions'],
         details.message,
         ctx.fork
-      ) ?? versionHint(status, details.message, ctx.apiVersion),
+      ) ??
+      versionHint(status, details.message, ctx.apiVersion),
     fatal: status === 401 || (status === 400 && /version/i.test(details.message ?? ''))
   })
 }

@@ -1,7 +1,7 @@
 import type { ServiceClient } from '../client/client.js'
 import type { Clock } from '../client/clock.js'
 import type { Log } from '../client/log.js'
-import { failureOf, isFatal, messageOf, type RunResult } from '../result.js'
+import { failureOf, type RunResult } from '../result.js'
 import type { ClusterInputs } from './inputs.js'
 import { ClusterJobError, previewCluster, recordCluster } from './record-cluster.js'
 import {
@@ -56,7 +56,7 @@ export async function writeCluster(
       result.jobId = error.jobId
       result.jobStatus = error.lastStatus
       result.deploymentErrors.push(...error.rejected)
-      result.failures.push({ what, message: error.message, fatal: isFatal(error.cause) })
+      result.failures.push(failureOf(what, error.cause, error.message))
       return
     }
     result.failures.push(failureOf(what, error))
@@ -86,9 +86,8 @@ export async function previewClusterWrite(
       log.info(`  ${r.deployment_name} (${r.digest.slice(0, 19)}…): ${r.effect}`)
     previewDecommissions(cluster, result, log)
   } catch (error) {
-    result.failures.push({
-      what: `reading the current records for ${describeCluster(cluster)}`,
-      message: messageOf(error)
-    })
+    result.failures.push(
+      failureOf(`reading the current records for ${describeCluster(cluster)}`, error)
+    )
   }
 }

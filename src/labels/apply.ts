@@ -4,8 +4,8 @@ import type { ServiceClient } from '../client/client.js'
 import { NoLongerNeeded } from '../client/errors.js'
 import type { Log } from '../client/log.js'
 import {
+  failureOf,
   isFatal,
-  messageOf,
   type LabelResultItem,
   type PreviewRequest,
   type StepFailure
@@ -88,7 +88,7 @@ export async function applyLabels(
       try {
         await ensureLabel(client, options, name, result)
       } catch (error) {
-        result.failures.push({ what: `label ${name}`, message: messageOf(error) })
+        result.failures.push(failureOf(`label ${name}`, error))
         if (isFatal(error)) {
           for (const rest of inputs.labels.slice(index + 1))
             result.failures.push({ what: `label ${rest}`, message: NOT_ATTEMPTED })
@@ -106,10 +106,7 @@ export async function applyLabels(
   try {
     targets = await findTargets(client, options, log, warn)
   } catch (error) {
-    result.failures.push({
-      what: 'finding the pull requests to label',
-      message: messageOf(error)
-    })
+    result.failures.push(failureOf('finding the pull requests to label', error))
     return result
   }
   if (targets.length === 0) {
@@ -122,7 +119,7 @@ export async function applyLabels(
     try {
       await labelTarget(client, owner, repo, inputs, dryRun, target, result, log)
     } catch (error) {
-      result.failures.push({ what: target.what, message: messageOf(error) })
+      result.failures.push(failureOf(target.what, error))
       log.info(`${capitalize(target.what)}: not labeled`)
       if (isFatal(error)) {
         for (const rest of targets.slice(index + 1))

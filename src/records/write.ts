@@ -6,7 +6,6 @@ import {
   failureOf,
   firstLineOf,
   isFatal,
-  messageOf,
   recordIds,
   type RecordEffect,
   type RunResult
@@ -150,10 +149,7 @@ export async function previewRecords(
     try {
       effect = await predictEffect(client, org, request)
     } catch (error) {
-      result.failures.push({
-        what: `reading the current records for ${what}`,
-        message: messageOf(error)
-      })
+      result.failures.push(failureOf(`reading the current records for ${what}`, error))
     }
     const { method, path, body } = request
     result.preview.push({ method, path, body, effect })

@@ -1,0 +1,245 @@
+/**
+ * The release workflow (.github/workflows/release.yml) read by GitHub's own parser, and its local
+ * steps run here as the workflow runs them: each step's `run:` in bash, in a clone of this
+ * checkout's HEAD tagged as a release would be (its CHANGELOG section dated), with the major tag
+ * pushed to a local bare repository standing for `origin`. Publishing to npm and the GitHub release
+ * need the service; `npm publish --dry-run` stands for the first, checked for what it would ship.
+ */
+import {
+  convertWorkflowTemplate,
+  NoOperationTraceWriter,
+  parseWorkflow
+} from '@actions/workflow-parser'
+import { execFile, execFileSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { copyFile, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { promisify } from 'node:util'
+import { parse } from 'yaml'
+import { npmEnv } from '../../__fixtures__/packed-cli.js'
+import { projectRoot } from '../../scripts/run-action.js'
+import { changelogSection } from '../../scripts/release/changelog-section.mjs'
+import { packageProblems } from '../../scripts/release/package-files.mjs'
+
+const exec = promisify(execFile)
+const root = projectRoot()
+const WORKFLOW = '.github/workflows/release.yml'
+const text = await readFile(join(root, WORKFLOW), 'utf8')
+
+interface Step {
+  name?: string
+  run?: string
+  uses?: string
+  env?: Record<string, string>
+}
+const workflow = parse(text) as {
+  on: { push: { tags: string[] } }
+  permissions: Record<string, string>
+  jobs: Record<string, { needs?: string; permissions?: Record<string, string>; steps: Step[] }>
+}
+const step = (name: string): Step => {
+  const found = workflow.jobs['release']?.steps.find(s => s.name === name)
+  if (!found) throw new Error(`no step "${name}" in the release job`)
+  return found
+}
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim()
+
+/** The step's `run:` in bash (`-e`, as the runner runs it) in `cwd`, with TAG and RUNNER_TEMP. */
+async function runStep(name: string, cwd: string, env: Record<string, string> = {}) {
+  const script = step(name).run ?? ''
+  try {
+    const { stdout, stderr } = await exec('bash', ['-e', '-c', script], {
+      cwd,
+      env: npmEnv({ TAG: tag, RUNNER_TEMP: temp, ...env })
+    })
+    return { code: 0, stdout, stderr }
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string }
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr }
+  }
+}
+
+const version = (
+  JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version: string }
+).version
+const tag = `v${version}`
+const major = tag.split('.')[0] ?? ''
+
+let temp: string
+let clone: string
+let origin: string
+beforeAll(async () => {
+  temp = await mkdtemp(join(tmpdir(), 'release-'))
+  clone = join(temp, 'clone')
+  origin = join(temp, 'origin.git')
+  // The working tree as it is (its tracked and new files), committed in a repository of its own.
+  git(temp, 'init', '--quiet', '--initial-branch', 'main', clone)
+  for (const file of git(root, 'ls-files', '--cached', '--others', '--exclude-standard')
+    .split('\n')
+    .filter(f => f && existsSync(join(root, f)))) {
+    await mkdir(dirname(join(clone, file)), { recursive: true })
+    await copyFile(join(root, file), join(clone, file))
+  }
+  git(temp, 'init', '--quiet', '--bare', origin)
+  // node_modules hard-linked, not a link to it: esbuild names chunks by their modules' paths, so
+  // the rebuild matches only from a node_modules inside the checkout (copied if links cannot be).
+  try {
+    execFileSync('cp', ['-al', join(root, 'node_modules'), join(clone, 'node_modules')])
+  } catch {
+    await cp(join(root, 'node_modules'), join(clone, 'node_modules'), { recursive: true })
+  }
+  for (const [key, value] of Object.entries({
+    'user.name': 'Release Test',
+    'user.email': 'release@example.invalid',
+    'commit.gpgsign': 'false',
+    'tag.gpgsign': 'false'
+  }))
+    git(clone, 'config', key, value)
+  // The CHANGELOG's section dated, as it is before its tag.
+  const changelog = await readFile(join(clone, 'CHANGELOG.md'), 'utf8')
+  await writeFile(
+    join(clone, 'CHANGELOG.md'),
+    changelog.replace(new RegExp(`^## ${version}.*$`, 'm'), `## ${version} (2026-01-15)`)
+  )
+  git(clone, 'add', '--all')
+  git(clone, 'commit', '--quiet', '--message', `Release ${version}`)
+  git(clone, 'tag', tag)
+  git(clone, 'remote', 'add', 'origin', origin)
+  git(clone, 'push', '--quiet', 'origin', 'HEAD:refs/heads/main', '--tags')
+}, 120_000)
+afterAll(async () => rm(temp, { recursive: true, force: true }))
+
+test("the release workflow passes GitHub's workflow parser, on vX.Y.Z tags, tests before the job that publishes", async () => {
+  const parsed = parseWorkflow({ name: WORKFLOW, content: text }, new NoOperationTraceWriter())
+  expect(parsed.context.errors.getErrors().map(e => e.message)).toEqual([])
+  const template = await convertWorkflowTemplate(parsed.context, parsed.value!)
+  expect(template.errors?.map(e => e.Message) ?? []).toEqual([])
+
+  expect(workflow.on.push.tags).toEqual(['v[0-9]+.[0-9]+.[0-9]+'])
+  expect(workflow.permissions).toEqual({ contents: 'read' })
+  const test = workflow.jobs['test']?.steps.map(s => s.run).filter(Boolean)
+  expect(test).toEqual(['npm ci', 'npm run lint', 'npm run typecheck', 'npm test'])
+  const release = workflow.jobs['release']
+  expect(release?.needs).toBe('test')
+  // Only the job that publishes mints an id token and writes tags.
+  expect(release?.permissions).toEqual({ contents: 'write', 'id-token': 'write' })
+  const publish = step('Publish to npm with provenance')
+  expect(publish.run).toContain('npm publish --provenance --access public')
+  // Every check comes before the first step that publishes.
+  const names = release?.steps.map(s => s.name ?? s.uses) ?? []
+  const first = names.indexOf('Publish to npm with provenance')
+  for (const check of [
+    "The tag is the package's version",
+    'dist/ is what the sources build',
+    "The release notes are the CHANGELOG's section",
+    'Only dist/, action.yml, README, LICENSE and CHANGELOG ship'
+  ])
+    expect([check, names.indexOf(check) >= 0 && names.indexOf(check) < first]).toEqual([
+      check,
+      true
+    ])
+  expect(names.indexOf('GitHub release')).toBeGreaterThan(first)
+  expect(step('GitHub release').run).toContain('--notes-file "$RUNNER_TEMP/notes.md"')
+  expect(names.at(-1)).toBe('Move the major tag to the release')
+})
+
+test('the version check passes for the package version and names each place a wrong tag differs from', async () => {
+  expect((await runStep("The tag is the package's version", clone)).code).toBe(0)
+  const wrong = await runStep("The tag is the package's version", clone, { TAG: 'v9.9.9' })
+  expect(wrong.code).toBe(1)
+  expect(wrong.stderr).toContain(`package.json says ${version}, the tag v9.9.9`)
+  expect(wrong.stderr).toContain(`src/version.ts says ${version}, the tag v9.9.9`)
+})
+
+test("the release notes step writes the tag's CHANGELOG section, and fails on an undated one", async () => {
+  const run = await runStep("The release notes are the CHANGELOG's section", clone)
+  expect(run.code).toBe(0)
+  const notes = await readFile(join(temp, 'notes.md'), 'utf8')
+  const changelog = await readFile(join(clone, 'CHANGELOG.md'), 'utf8')
+  expect(notes.length).toBeGreaterThan(100)
+  expect(changelog).toContain(`## ${version} (2026-01-15)\n\n${notes.split('\n')[0]}`)
+  expect(notes).not.toMatch(/^## /m)
+  // The working tree's own CHANGELOG, while it says "unreleased", would not release.
+  const own = await readFile(join(root, 'CHANGELOG.md'), 'utf8')
+  if (/^## \S+ \(unreleased\)/m.test(own))
+    expect(changelogSection(own, version)).toEqual({
+      error: expect.stringContaining('date it') as string
+    })
+})
+
+test('a CHANGELOG section is cut at the next heading; a missing or empty one is an error', () => {
+  const changelog =
+    '# Changelog\n\n## 1.2.0 (2026-02-01)\n\n- b\n- c\n\n## 1.1.0\n\n- a\n\n## 1.0.0\n'
+  expect(changelogSection(changelog, '1.2.0')).toEqual({ notes: '- b\n- c\n' })
+  expect(changelogSection(changelog, '1.1.0')).toEqual({ notes: '- a\n' })
+  expect(changelogSection(changelog, '1.0.0')).toEqual({
+    error: "CHANGELOG's section for 1.0.0 is empty"
+  })
+  expect(changelogSection(changelog, '1.1')).toEqual({ error: 'CHANGELOG has no section `## 1.1`' })
+  expect(changelogSection(changelog, '1.0.1')).toEqual({
+    error: 'CHANGELOG has no section `## 1.0.1`'
+  })
+})
+
+test('npm publish --dry-run ships only dist/, action.yml, README, LICENSE and CHANGELOG (and package.json)', async () => {
+  const run = await runStep('Only dist/, action.yml, README, LICENSE and CHANGELOG ship', clone)
+  expect(run.stderr).not.toContain('package-files:')
+  expect(run.code).toBe(0)
+  const files = run.stdout.split('\n').filter(Boolean)
+  expect(files.filter(f => !f.startsWith('dist/'))).toEqual([
+    'CHANGELOG.md',
+    'LICENSE',
+    'README.md',
+    'action.yml',
+    'package.json'
+  ])
+  expect(files).toEqual(expect.arrayContaining(['dist/index.js', 'dist/cli.js']))
+  expect(packageProblems([...files, 'src/main.ts'].filter(f => f !== 'LICENSE'))).toEqual([
+    'src/main.ts would ship, and only dist/, action.yml, README.md, LICENSE, CHANGELOG.md, package.json should',
+    'LICENSE would not ship'
+  ])
+}, 60_000)
+
+test('the major tag moves to the release on the remote, and stays on a newer minor when an older one is fixed', async () => {
+  const moved = await runStep('Move the major tag to the release', clone)
+  expect(moved.code).toBe(0)
+  expect(moved.stdout).toContain(`${major} now points at ${tag}`)
+  const released = git(clone, 'rev-parse', `${tag}^{commit}`)
+  expect(git(origin, 'rev-parse', `refs/tags/${major}^{commit}`)).toBe(released)
+
+  // A newer minor on another commit, then a fix of the older one: the major tag follows the newest.
+  const [x, y] = version.split('.').map(Number)
+  const newer = `v${x}.${(y ?? 0) + 1}.0`
+  const fix = `v${x}.${y}.99`
+  git(clone, 'commit', '--quiet', '--allow-empty', '--message', 'newer minor')
+  git(clone, 'tag', newer)
+  git(clone, 'push', '--quiet', 'origin', '--tags')
+  expect((await runStep('Move the major tag to the release', clone, { TAG: newer })).code).toBe(0)
+  const newest = git(clone, 'rev-parse', `${newer}^{commit}`)
+  expect(git(origin, 'rev-parse', `refs/tags/${major}^{commit}`)).toBe(newest)
+
+  git(clone, 'tag', fix, released)
+  const kept = await runStep('Move the major tag to the release', clone, { TAG: fix })
+  expect(kept.code).toBe(0)
+  expect(kept.stdout).toContain(`${major} left where it is: ${newer} is newer`)
+  expect(git(origin, 'rev-parse', `refs/tags/${major}^{commit}`)).toBe(newest)
+}, 60_000)
+
+test('the dist/ check passes on the committed dist/, and fails naming dist/ when a source changed without a rebuild', async () => {
+  const current = await runStep('dist/ is what the sources build', clone)
+  expect(current.stderr).toBe('')
+  expect([current.code, current.stdout]).toEqual([0, 'dist/ is current\n'])
+
+  const help = join(clone, 'src/cli/help.ts')
+  const source = await readFile(help, 'utf8')
+  expect(source).toContain('this text')
+  await writeFile(help, source.replace('this text', 'this help'))
+  const stale = await runStep('dist/ is what the sources build', clone)
+  expect(stale.code).toBe(1)
+  expect(stale.stderr).toContain('dist/ is not what the sources build')
+  expect(stale.stderr).toMatch(/dist\/cli\.js/)
+  git(clone, 'checkout', '--quiet', '--', '.')
+}, 60_000)

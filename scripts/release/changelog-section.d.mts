@@ -1,0 +1,4 @@
+export function changelogSection(
+  changelog: string,
+  version: string
+): { notes: string } | { error: string }

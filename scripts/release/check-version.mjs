@@ -1,0 +1,44 @@
+// `node scripts/release/check-version.mjs vX.Y.Z`: the tag is the version everything else names:
+// package.json's `version`, and src/version.ts (the user agent, `record-deployment --version`);
+// and package.json's `repository` is the repository releasing (GITHUB_REPOSITORY, when set), as
+// npm's provenance requires. Fails naming each that differs, before anything is published.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+
+/**
+ * Each place whose version is not the tag's.
+ * @param {string} tag `vX.Y.Z`
+ * @param {string} [root]
+ * @param {string} [repository] `owner/name`
+ * @returns {string[]}
+ */
+export function versionProblems(
+  tag,
+  root = process.cwd(),
+  repository = process.env['GITHUB_REPOSITORY']
+) {
+  const match = /^v(\d+\.\d+\.\d+)$/.exec(tag)
+  if (!match) return [`\`${tag}\` is not a release tag vX.Y.Z`]
+  const version = match[1]
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+  const pkg = manifest.version
+  const url = String(manifest.repository?.url ?? '')
+  const source = /ACTION_VERSION = '([^']*)'/.exec(
+    readFileSync(join(root, 'src/version.ts'), 'utf8')
+  )?.[1]
+  return [
+    ...(pkg === version ? [] : [`package.json says ${pkg}, the tag ${tag}`]),
+    ...(source === version ? [] : [`src/version.ts says ${source}, the tag ${tag}`]),
+    ...(!repository || url.replace(/\.git$/, '').endsWith(`github.com/${repository}`)
+      ? []
+      : [`package.json's repository is \`${url}\`, not github.com/${repository}`])
+  ]
+}
+
+// Run as a script (the workflow's step), not imported (the tests).
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const problems = versionProblems(process.argv[2] ?? '')
+  for (const p of problems) process.stderr.write(`check-version: ${p}\n`)
+  if (problems.length > 0) process.exitCode = 1
+}

@@ -1,0 +1,58 @@
+// `node scripts/release/move-major-tag.mjs vX.Y.Z [REMOTE]`: points the major tag `vX` at the
+// release's commit and pushes it (forced: the tag moves), so that `uses: OWNER/record-deployment@vX`
+// runs the newest release of that major. Only when vX.Y.Z is the highest `vX.*.*` tag: a fix of
+// an older minor (v1.2.1 after v1.3.0) leaves `vX` where it is. Run in the clone that has the tags.
+import { execFileSync } from 'node:child_process'
+import { pathToFileURL } from 'node:url'
+
+/** @param {string[]} args @param {string} cwd */
+const git = (args, cwd) =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim()
+
+/** @param {string} tag @returns {number[] | undefined} */
+const parts = tag => {
+  const match = /^v(\d+)\.(\d+)\.(\d+)$/.exec(tag)
+  return match ? match.slice(1).map(Number) : undefined
+}
+
+/**
+ * Moves the major tag of `tag` to its commit when `tag` is the highest of its major, and pushes it.
+ * @param {string} tag `vX.Y.Z`
+ * @param {{ cwd?: string, remote?: string }} [options]
+ * @returns {{ major: string, moved: boolean, commit: string, reason: string }}
+ */
+export function moveMajorTag(tag, { cwd = process.cwd(), remote = 'origin' } = {}) {
+  const version = parts(tag)
+  if (!version) throw new Error(`\`${tag}\` is not a release tag vX.Y.Z`)
+  const major = `v${version[0]}`
+  const commit = git(['rev-parse', `refs/tags/${tag}^{commit}`], cwd)
+  const newer = git(['tag', '--list', `${major}.*.*`], cwd)
+    .split('\n')
+    .filter(other => {
+      const p = parts(other)
+      if (!p) return false
+      for (let i = 0; i < 3; i++) if (p[i] !== version[i]) return (p[i] ?? 0) > (version[i] ?? 0)
+      return false
+    })
+  if (newer.length > 0)
+    return { major, moved: false, commit, reason: `${newer.join(', ')} is newer` }
+  git(['tag', '--force', major, commit], cwd)
+  git(['push', '--force', remote, `refs/tags/${major}:refs/tags/${major}`], cwd)
+  return { major, moved: true, commit, reason: `${tag} is the newest ${major}` }
+}
+
+// Run as a script (the workflow's step), not imported (the tests).
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const [tag = '', remote = 'origin'] = process.argv.slice(2)
+  try {
+    const result = moveMajorTag(tag, { remote })
+    process.stdout.write(
+      result.moved
+        ? `${result.major} now points at ${tag} (${result.commit})\n`
+        : `${result.major} left where it is: ${result.reason}\n`
+    )
+  } catch (error) {
+    process.stderr.write(`move-major-tag: ${error instanceof Error ? error.message : error}\n`)
+    process.exitCode = 1
+  }
+}

@@ -1,0 +1,53 @@
+// `node scripts/release/package-files.mjs`: `npm publish --dry-run` of the checkout, and the files
+// it would ship checked: only dist/, action.yml, README.md, LICENSE, CHANGELOG.md (and the
+// package.json npm always adds), each of the entry points among them. Prints the list; fails
+// naming any file that should not ship or is missing.
+import { execFileSync } from 'node:child_process'
+import { pathToFileURL } from 'node:url'
+
+export const SHIPPED = ['action.yml', 'README.md', 'LICENSE', 'CHANGELOG.md', 'package.json']
+export const REQUIRED = [...SHIPPED, 'dist/index.js', 'dist/cli.js']
+
+/**
+ * What is wrong with a list of packed files: those outside the allowed set, and those missing.
+ * @param {string[]} files
+ * @returns {string[]}
+ */
+export function packageProblems(files) {
+  const extra = files.filter(f => !f.startsWith('dist/') && !SHIPPED.includes(f))
+  const missing = REQUIRED.filter(f => !files.includes(f))
+  return [
+    ...extra.map(f => `${f} would ship, and only dist/, ${SHIPPED.join(', ')} should`),
+    ...missing.map(f => `${f} would not ship`)
+  ]
+}
+
+/**
+ * The files `npm publish --dry-run` would ship from `cwd` (its JSON: keyed by name on npm 11).
+ * @param {string} cwd
+ * @param {Record<string, string | undefined>} [env]
+ * @returns {string[]}
+ */
+export function publishDryRunFiles(cwd, env = process.env) {
+  const out = execFileSync('npm', ['publish', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd,
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  /** @type {{ files?: Array<{ path: string }> } & Record<string, { files?: Array<{ path: string }> }>} */
+  const json = JSON.parse(out)
+  const report = json.files ? json : Object.values(json)[0]
+  return (report?.files ?? []).map(f => f.path).sort()
+}
+
+// Run as a script (the workflow's step), not imported (the tests).
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const files = publishDryRunFiles(process.cwd())
+  const problems = packageProblems(files)
+  process.stdout.write(files.map(f => `${f}\n`).join(''))
+  if (problems.length > 0) {
+    process.stderr.write(problems.map(p => `package-files: ${p}\n`).join(''))
+    process.exitCode = 1
+  }
+}
