@@ -75,7 +75,7 @@ export function documentedSources(root = projectRoot()): DocumentedSource[] {
 }
 
 const runsTheCommandLine = (body: string) =>
-  !USES_THE_ACTION.test(body) && /\brecord-deployment\s+--/.test(body)
+  !USES_THE_ACTION.test(body) && /\brecord-deployment(@[\w.-]+)?\s+--/.test(body)
 const isShell = (fence: string) => /^(sh|bash|shell|console)$/.test(fence)
 
 /** The documentation's pipelines that run the command line (`record-deployment --...`), in order. */

@@ -34,6 +34,25 @@ export function jsonArray(items: readonly unknown[]): OutputSpec {
   }
 }
 
+/**
+ * A JSON object whose last field is a list (`{"count":3,...,"pull_requests":[...]}`): the fields
+ * before it always stay, the list is cut after the last item that fits.
+ */
+export function jsonWithList(
+  head: Record<string, unknown>,
+  key: string,
+  items: readonly unknown[]
+): OutputSpec {
+  const fields = JSON.stringify(head).slice(1, -1)
+  const open = `{${fields}${fields ? ',' : ''}${JSON.stringify(key)}:[`
+  const parts = items.map(item => JSON.stringify(item) ?? 'null')
+  return {
+    full: `${open}${parts.join(',')}]}`,
+    count: parts.length,
+    cut: budget => cutParts(parts, budget, open, ',', ']}')
+  }
+}
+
 /** Items joined with commas, cut after the last item that fits. */
 export function commaList(items: readonly (string | number)[]): OutputSpec {
   const parts = items.map(String)

@@ -6,11 +6,13 @@ import {
   commaList,
   fitOutputs,
   jsonArray,
+  jsonWithList,
   sizeOf,
   text,
   type FittedOutputs,
   type OutputSpec
 } from './output-budget.js'
+import { NO_LEAD_TIME } from './labels/lead-time.js'
 import { recordIds, type PreviewRequest, type RunResult, type StepFailure } from './result.js'
 
 /**
@@ -33,6 +35,7 @@ function outputSpecs(result: RunResult): Record<string, OutputSpec> {
     labeled: jsonArray(result.labeled),
     'pull-requests': commaList(result.labeled.map(l => l.number)),
     planned: plannedOutput(result.preview),
+    'lead-time': leadTimeOutput(result),
     failed: jsonArray(result.failures.map(failedItem))
   }
 }
@@ -122,6 +125,12 @@ function plannedOutput(preview: readonly PreviewRequest[]): OutputSpec {
       return { value: `[${kept.join(',')}]`, leftOut: 0 }
     }
   }
+}
+
+/** `lead-time`: the figures always whole, its `pull_requests` cut between items. */
+function leadTimeOutput(result: RunResult): OutputSpec {
+  const { pull_requests, ...figures } = result.leadTime ?? NO_LEAD_TIME
+  return jsonWithList(figures, 'pull_requests', pull_requests)
 }
 
 function deploymentsOf(p: PreviewRequest): unknown[] {

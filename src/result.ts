@@ -61,6 +61,26 @@ export interface LabelResultItem {
   gone?: string[]
 }
 
+/** A merged pull request this run labeled (or, in a dry run, would label): the `lead-time` output's item. */
+export interface ShippedPull {
+  number: number
+  merged_at: string
+  /** whole seconds from `merged_at` to the deployment (the step's clock when it started) */
+  seconds: number
+}
+
+/**
+ * Lead time for changes over the merged pull requests the run labeled (the `lead-time` output).
+ * The statistics are nearest-rank percentiles of `seconds`, `null` when there are none.
+ */
+export interface LeadTime {
+  count: number
+  median_seconds: number | null
+  p90_seconds: number | null
+  max_seconds: number | null
+  pull_requests: ShippedPull[]
+}
+
 export interface RunResult {
   dryRun: boolean
   deploymentRecords: DeploymentRecord[]
@@ -75,6 +95,8 @@ export interface RunResult {
   preview: PreviewRequest[]
   /** Issues and pull requests that carry the labels now. */
   labeled: LabelResultItem[]
+  /** The labels job ran: how long its merged pull requests waited for this deployment. */
+  leadTime?: LeadTime
   /** What succeeded, in the user's words. */
   done: string[]
   failures: StepFailure[]

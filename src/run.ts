@@ -6,6 +6,7 @@ import { silentLog, type Log } from './client/log.js'
 import { describeCluster, previewClusterWrite, writeCluster } from './cluster/write.js'
 import type { Inputs } from './parse-inputs.js'
 import { applyLabels } from './labels/apply.js'
+import { leadTimeOf } from './labels/lead-time.js'
 import { recordRequests } from './records/requests.js'
 import { previewRecords, writeRecords } from './records/write.js'
 import { emptyResult, RunStopped, stoppedByFatal, type RunResult } from './result.js'
@@ -51,6 +52,8 @@ export async function run(inputs: Inputs, options: RunOptions = {}): Promise<Run
   const clock = cancellation
     ? cancellableClock(options.clock ?? systemClock, cancellation)
     : (options.clock ?? systemClock)
+  // The deployment's time for `lead-time`: the step's clock as it starts, before any request.
+  const deployedAt = clock.now()
   const event = options.event ?? (await readRunEvent()).event
   const client = new ServiceClient({
     baseUrl: connection.apiUrl,
@@ -119,6 +122,7 @@ export async function run(inputs: Inputs, options: RunOptions = {}): Promise<Run
         result.preview.push(...outcome.preview)
         result.failures.push(...outcome.failures)
         result.done.push(...outcome.done)
+        result.leadTime = leadTimeOf(outcome.merged, deployedAt)
       }
     })
   }

@@ -105,7 +105,8 @@ const JOBS: Record<string, RawInputs> = {
     since: sha(1),
     'label-linked-issues': 'true'
   },
-  // Numbers given: their labels are read (discovery's answers carry them for `auto`).
+  // Numbers given: each issue is read, for its labels and `merged_at` (discovery's answers carry
+  // them for `auto`).
   'labels by number': { labels: 'deployed', 'pull-requests': '12' }
 }
 
@@ -162,8 +163,20 @@ const loseStorageAnswer = (emulator: Emulator) =>
     fault: { kind: 'lose-answer' }
   })
 
+/**
+ * The first label write waits out a rate limit: the target's labels are read again (the issue's
+ * label list) before the write is sent again.
+ */
+const rateLimitFirstLabelWrite = (emulator: Emulator) =>
+  emulator.addFault({
+    method: 'POST',
+    path: '/repos/acme/web/issues/12/labels',
+    fault: { kind: 'status', status: 429, headers: { 'retry-after': '1' } }
+  })
+
 test('the bundled action, started as the runner starts it, does each job', async () => {
   loseStorageAnswer(full)
+  rateLimitFirstLabelWrite(full)
   const runs = await Promise.all(
     Object.entries(JOBS).map(async ([name, inputs]) => {
       const result = await runAction(
@@ -179,6 +192,7 @@ test('the bundled action, started as the runner starts it, does each job', async
 
 test('the same jobs in process against answers shaped like the description examples', async () => {
   loseStorageAnswer(examples)
+  rateLimitFirstLabelWrite(examples)
   const outcomes = await Promise.all(
     Object.entries(JOBS).map(async ([name, inputs]) => {
       const raw = { token: TOKEN, 'api-url': examples.url, repository: 'acme/web', ...inputs }

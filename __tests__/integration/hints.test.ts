@@ -139,7 +139,7 @@ describe('an HTML error page (api-url names the web host, not the API)', () => {
 
   test('on a label read points at api-url, not at a missing issue', async () => {
     emulator.seed({ pulls: { 'acme/web': [{ number: 5 }] } })
-    html('/repos/acme/web/issues/5/labels', 'GET')
+    html('/repos/acme/web/issues/5', 'GET')
     html('/repos/acme/web/issues/5/labels', 'POST')
     const run = await start({ token: TOKEN, labels: 'deployed', 'pull-requests': '5' })
     expect(run.code).toBe(1)

@@ -88,8 +88,9 @@ test('one POST with all labels per target (the add endpoint), one DELETE per pre
   })
 
   expect(result.failures).toEqual([])
-  const labelCalls = emulator.requests.filter(r => r.path.startsWith(`${R}/issues/12/labels`))
-  expect(labelCalls[0]?.method).toBe('GET') // read before any write
+  const targetCalls = emulator.requests.filter(r => r.path.startsWith(`${R}/issues/12`))
+  // its labels read (the issue's answer carries them) before any write
+  expect(`${targetCalls[0]?.method} ${targetCalls[0]?.path}`).toBe(`GET ${R}/issues/12`)
   expect(writes()).toEqual([
     `POST ${R}/issues/12/labels`,
     `DELETE ${R}/issues/12/labels/deployed%3Astaging`,
@@ -241,7 +242,7 @@ test('a failure that would repeat for every request stops the remaining targets'
   seed({ pulls: { [REPO]: [12, 13, 14].map(number => ({ number, labels: [] })) } })
   emulator.addFault({
     method: 'GET',
-    path: `${R}/issues/12/labels`,
+    path: `${R}/issues/12`,
     fault: { kind: 'status', status: 401, body: { message: 'Bad credentials' } }
   })
 
@@ -292,8 +293,8 @@ test('dry run reads, plans and prints the label writes without sending any', asy
   expect(emulator.requests.map(r => `${r.method} ${r.path}`)).toEqual([
     `GET ${R}/labels/deployed%3Aproduction`,
     `GET ${R}/labels/rolled-out`,
-    `GET ${R}/issues/12/labels`,
-    `GET ${R}/issues/14/labels`
+    `GET ${R}/issues/12`,
+    `GET ${R}/issues/14`
   ])
   const both = ['deployed:production', 'rolled-out']
   expect(result.preview).toEqual([

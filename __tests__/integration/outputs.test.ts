@@ -39,6 +39,15 @@ const declared = Object.entries(
   json: /JSON (array|object)/.exec(description)?.[1] as 'array' | 'object' | undefined
 }))
 
+/** `lead-time` when nothing shipped: the count, so a later step reads `count` without a check. */
+const NO_LEAD_TIME = {
+  count: 0,
+  median_seconds: null,
+  p90_seconds: null,
+  max_seconds: null,
+  pull_requests: []
+}
+
 /**
  * Every declared output is there, and each is what `fromJSON` or a plain read expects when empty
  * (but those of `except`, checked by the test).
@@ -47,7 +56,8 @@ function expectEveryOutputEmpty(run: ActionRun, ...except: string[]) {
   expect(Object.keys(run.outputs).sort()).toEqual(declared.map(o => o.name).sort())
   for (const { name, json } of declared.filter(o => !except.includes(o.name))) {
     const value = run.outputs[name]
-    if (json === 'array') expect([name, JSON.parse(value ?? '')]).toEqual([name, []])
+    if (name === 'lead-time') expect([name, JSON.parse(value ?? '')]).toEqual([name, NO_LEAD_TIME])
+    else if (json === 'array') expect([name, JSON.parse(value ?? '')]).toEqual([name, []])
     else if (json === 'object') expect([name, JSON.parse(value ?? '')]).toEqual([name, {}])
     else expect([name, value]).toEqual([name, ''])
   }
@@ -65,6 +75,7 @@ test('action.yml says which outputs are JSON, and they are the arrays and the co
     'labeled: array',
     'planned: array',
     'failed: array',
+    'lead-time: object',
     'truncated: object'
   ])
 })

@@ -175,11 +175,11 @@ export function describeAcceptedPermissions(header: string): string | undefined 
 }
 
 /**
- * A label write to one issue or pull request that failed for a reason of that target, not of the
+ * A read or label write of one issue or pull request that failed for a reason of that target, not of the
  * token: a locked conversation (403 saying so), one that does not exist (404) or was deleted (410).
  */
 function targetHint(path: string, status: number, message = ''): string | undefined {
-  const match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/labels(\/|$)/.exec(path)
+  const match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)(\/labels(\/|$)|$)/.exec(path)
   if (!match) return undefined
   const [, owner, repo, number] = match
   const which = `#${number} of ${owner}/${repo}`

@@ -24,7 +24,8 @@ import {
   type LabelFields
 } from '../service/labels.js'
 import { discoverLinkedIssues, discoverPullRequests, type DiscoveryContext } from './discover.js'
-import { labelsOf, type Pull } from '../service/pulls.js'
+import { labelsOf, readIssue, type Pull } from '../service/pulls.js'
+import type { MergedTarget } from './lead-time.js'
 import type { LabelInputs } from './inputs.js'
 
 export type { LabelResultItem }
@@ -39,6 +40,8 @@ export interface LabelRunResult {
   /** what succeeded, in the user's words */
   done: string[]
   warnings: string[]
+  /** the merged pull requests among the targets labeled (dry run: to be labeled), for `lead-time` */
+  merged: MergedTarget[]
 }
 
 export interface ApplyLabelsOptions {
@@ -58,6 +61,8 @@ interface Target {
   labels?: string[]
   /** the client's rate-limit waits when those labels were read: a wait since means read again */
   readAtWaits?: number
+  /** when it was merged, from the answer that found it or the read of its labels; null: not merged */
+  mergedAt?: string | null
 }
 
 const NOT_ATTEMPTED =
@@ -74,7 +79,14 @@ export async function applyLabels(
   options: ApplyLabelsOptions
 ): Promise<LabelRunResult> {
   const { owner, repo, inputs, dryRun, log } = options
-  const result: LabelRunResult = { labeled: [], preview: [], failures: [], done: [], warnings: [] }
+  const result: LabelRunResult = {
+    labeled: [],
+    preview: [],
+    failures: [],
+    done: [],
+    warnings: [],
+    merged: []
+  }
   const warn = (message: string) => {
     result.warnings.push(message)
     log.warning(message)
@@ -118,6 +130,7 @@ export async function applyLabels(
   for (const [index, target] of targets.entries()) {
     try {
       await labelTarget(client, owner, repo, inputs, dryRun, target, result, log)
+      if (target.mergedAt) result.merged.push({ number: target.number, mergedAt: target.mergedAt })
     } catch (error) {
       result.failures.push(failureOf(target.what, error))
       log.info(`${capitalize(target.what)}: not labeled`)
@@ -212,7 +225,12 @@ async function findTargets(
     pulls = found.numbers.map(number => {
       const pull = known.get(number)
       const labels = pull && labelsOf(pull)
-      return { number, what: `pull request #${number}`, ...(labels ? { labels, readAtWaits } : {}) }
+      return {
+        number,
+        what: `pull request #${number}`,
+        ...(labels ? { labels, readAtWaits } : {}),
+        ...(pull ? { mergedAt: pull.merged_at ?? null } : {})
+      }
     })
   } else {
     pulls = inputs.pullRequests.map(number => ({
@@ -247,9 +265,14 @@ async function labelTarget(
 ): Promise<void> {
   const { number, what } = target
   const present = new Map<string, string>()
-  // Read once: discovery's answer carried them when it found the target, else one read now.
-  const names =
-    target.labels ?? (await listIssueLabels(client, owner, repo, number)).map(l => l.name)
+  // Read once: discovery's answer carried them when it found the target, else one read of the
+  // issue now (its labels, and for a pull request when it was merged: `lead-time` costs nothing).
+  let names = target.labels
+  if (!names) {
+    const issue = await readIssue(client, owner, repo, number)
+    names = labelsOf(issue) ?? (await listIssueLabels(client, owner, repo, number)).map(l => l.name)
+    target.mergedAt ??= issue.pull_request ? (issue.pull_request.merged_at ?? null) : null
+  }
   for (const name of names) present.set(name.toLowerCase(), name)
   const missing = inputs.labels.filter(name => !present.has(name.toLowerCase()))
   const toRemove = inputs.removeLabels.flatMap(name => present.get(name.toLowerCase()) ?? [])

@@ -1,5 +1,6 @@
 import { MAX_SUMMARY_ROWS, cell } from '../markdown.js'
 import type { RunResult } from '../result.js'
+import { leadTimeLine } from './lead-time.js'
 
 /** A run with only labels to apply is titled by what it did to them, never "Deployment recorded". */
 export function labelsTitle(result: RunResult): string {
@@ -7,8 +8,16 @@ export function labelsTitle(result: RunResult): string {
   return result.labeled.length > 0 ? 'Labels applied in part' : 'Labels not applied'
 }
 
-/** The job summary's labels: each issue and pull request with what was added and removed. */
+/**
+ * The job summary's labels: each issue and pull request with what was added and removed, then the
+ * lead time of the merged pull requests among them (a dry run has it without the table).
+ */
 export function labelsSection(result: RunResult): string[] {
+  const lead = leadTimeLine(result.leadTime)
+  return [...labeledTable(result), ...(lead ? [lead, ''] : [])]
+}
+
+function labeledTable(result: RunResult): string[] {
   if (result.labeled.length === 0) return []
   const out = [
     `### Labeled (${result.labeled.length})`,

@@ -125,12 +125,30 @@ export async function getIssue(
   number: number
 ): Promise<Issue | undefined> {
   try {
-    const response = await client.request('GET', path`/repos/${owner}/${repo}/issues/${number}`)
+    const response = await client.request('GET', issuePath(owner, repo, number))
     return parseResponse(issueSchema, response.body, 'issue')
   } catch (error) {
     if (isApiStatus(error, 404, 410)) return undefined
     throw error
   }
+}
+
+/**
+ * The issue (or pull request), whatever the answer: a 404 is the caller's failure to report. It
+ * carries the labels (an issue holds at most 100) and, for a pull request, `merged_at`.
+ */
+export async function readIssue(
+  client: ServiceClient,
+  owner: string,
+  repo: string,
+  number: number
+): Promise<Issue> {
+  const response = await client.request('GET', issuePath(owner, repo, number))
+  return parseResponse(issueSchema, response.body, 'issue')
+}
+
+function issuePath(owner: string, repo: string, number: number): string {
+  return path`/repos/${owner}/${repo}/issues/${number}`
 }
 
 /**
