@@ -53,7 +53,9 @@ const SEED: SeedData = {
       },
       { sha: sha(3), message: 'Tune the pool', pulls: [14] }
     ]
-  }
+  },
+  // A tag push without `since` lists the tags to find the previous release.
+  tags: { 'acme/web': { 'v1.0.0': sha(1), 'v2.0.0': sha(3) } }
 }
 
 /** The jobs, as the inputs a workflow would give the step. */
@@ -177,6 +179,16 @@ test('the bundled action, started as the runner starts it, does each job', async
   seen.push(...full.requests.map(request => ({ shape: 'full' as const, request })))
 })
 
+test('a tag push without `since`, the bundled action: the previous release from the tag list', async () => {
+  full.reset()
+  const env = { ...runnerEnv(full), GITHUB_EVENT_NAME: 'push', GITHUB_REF: 'refs/tags/v2.0.0' }
+  const result = await runAction({ token: TOKEN, labels: 'deployed', 'dry-run': 'true' }, env)
+  expect(result.code).toBe(0)
+  expect(result.stdout).toContain('previous release v1.0.0 by version order')
+  expect(full.requests.map(r => r.path)).toContain('/repos/acme/web/tags')
+  seen.push(...full.requests.map(request => ({ shape: 'full' as const, request })))
+})
+
 test('the same jobs in process against answers shaped like the description examples', async () => {
   loseStorageAnswer(examples)
   const outcomes = await Promise.all(
@@ -236,6 +248,7 @@ test('every request conforms to the description, and every checked answer too', 
     'GET /repos/{owner}/{repo}/labels/{name}',
     'GET /repos/{owner}/{repo}/pulls',
     'GET /repos/{owner}/{repo}/pulls/{pull_number}',
+    'GET /repos/{owner}/{repo}/tags',
     'PATCH /repos/{owner}/{repo}/labels/{name}',
     'POST /orgs/{org}/artifacts/metadata/deployment-record',
     'POST /orgs/{org}/artifacts/metadata/deployment-record/cluster/{cluster}',

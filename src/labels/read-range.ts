@@ -5,6 +5,7 @@
 import type { ServiceClient } from '../client/client.js'
 import { ServiceError } from '../client/errors.js'
 import { compareCommits, type CommitSummary } from '../service/pulls.js'
+import { listTagNames } from '../service/tags.js'
 import { firstLineOf } from '../result.js'
 import { isSafeRef } from './inputs.js'
 import { short } from './range-pulls.js'
@@ -41,6 +42,33 @@ export class RangeReader {
   async previousTag(head: string): Promise<string | undefined> {
     const previous = await git(this.workspace, ['describe', '--tags', '--abbrev=0', `${head}^`])
     return previous.ok ? previous.stdout.trim() : undefined
+  }
+
+  /**
+   * The repository's tag names: with git when the checkout has the history, else from the
+   * service's tag list.
+   */
+  async tagNames(): Promise<{ names: string[]; how: string } | { warning: string }> {
+    if (await this.hasHistory()) {
+      const listed = await git(this.workspace, [
+        'for-each-ref',
+        '--format=%(refname:strip=2)',
+        'refs/tags'
+      ])
+      if (listed.ok) {
+        const names = listed.stdout.split('\n').filter(name => name.trim() !== '')
+        return { names, how: 'tags listed with git' }
+      }
+    }
+    try {
+      const names = await listTagNames(this.client, this.owner, this.repo)
+      return { names, how: 'tags listed by the service' }
+    } catch (error) {
+      if (error instanceof ServiceError && (error.fatal || error.notTheApi)) throw error
+      return {
+        warning: `could not list the tags (${firstLineOf(error)}) to find the previous release: ${FIX_HISTORY}`
+      }
+    }
   }
 
   /** `base..head` with git when the checkout has both commits, else with the compare endpoint. */
