@@ -4,7 +4,7 @@ import { labelJson, requireIssue } from './routes-labels.js'
 import { findIssue, findLabel, type CommitState, type IssueState } from './state.js'
 
 /** The most commits `pulls/{n}/commits` lists (the service's documented limit). */
-export const MAX_PULL_COMMITS = 250
+const MAX_PULL_COMMITS = 250
 
 /** The API version that dropped `merge_commit_sha` from pull request objects. */
 const NO_MERGE_COMMIT_SHA = '2026-03-10'
@@ -141,10 +141,16 @@ function commitIndex(ctx: RouteContext, name: string): number {
 }
 
 function commitJson(ctx: RouteContext, commit: CommitState) {
+  const email = commit.committer ?? 'test@example.com'
+  const committer = {
+    name: email.startsWith('noreply@') ? 'GitHub' : 'Test',
+    email,
+    date: '2026-01-01T00:00:00Z'
+  }
   return {
     sha: commit.sha,
     url: `${ctx.baseUrl}/repos/${ctx.repo}/commits/${commit.sha}`,
-    commit: { message: commit.message },
+    commit: { message: commit.message, author: committer, committer },
     parents: commit.parents.map(sha => ({
       sha,
       url: `${ctx.baseUrl}/repos/${ctx.repo}/commits/${sha}`,

@@ -50,6 +50,8 @@ export interface SeedCommit {
   /** first parent first; the commit listed before it when absent (a linear history) */
   parents?: string[]
   pulls?: number[]
+  /** the committer's email; `test@example.com` when absent */
+  committer?: string
 }
 
 export type SeedDeploymentRecord = Partial<Omit<DeploymentRecordState, 'id' | 'org'>> &
@@ -169,7 +171,8 @@ export function seedState(state: EmulatorState, data: SeedData): void {
         sha: commit.sha,
         message: commit.message,
         parents: [...(commit.parents ?? (previous ? [previous.sha] : []))],
-        pulls: [...(commit.pulls ?? [])]
+        pulls: [...(commit.pulls ?? [])],
+        ...(commit.committer ? { committer: commit.committer } : {})
       })
     }
   }

@@ -42,6 +42,8 @@ export interface CommitState {
   parents: string[]
   /** pull requests the commit-to-pull-request lookup answers for this commit */
   pulls: number[]
+  /** the committer's email (`noreply@github.com`: made by the merge button) */
+  committer?: string
 }
 
 export interface DeploymentRecordState {

@@ -85,7 +85,7 @@ export class RangeReader {
         const log = await git(this.workspace, [
           'log',
           '-z',
-          '--format=%H%x1f%P%x1f%B',
+          '--format=%H%x1f%P%x1f%ce%x1f%B',
           `${from}..${to}`
         ])
         if (log.ok) {
@@ -93,8 +93,13 @@ export class RangeReader {
             .split('\0')
             .filter(entry => entry.trim() !== '')
             .map(entry => {
-              const [sha = '', parents = '', message = ''] = entry.split('\x1f')
-              return { sha: sha.trim(), parents: parents.split(' ').filter(Boolean), message }
+              const [sha = '', parents = '', committer = '', message = ''] = entry.split('\x1f')
+              return {
+                sha: sha.trim(),
+                parents: parents.split(' ').filter(Boolean),
+                message,
+                ...(committer ? { committer } : {})
+              }
             })
             .reverse()
           return { commits, how: `${label} read with git`, warnings: [] }
