@@ -16,6 +16,8 @@ export interface HistoryCommit {
   parents: string[]
   /** what the commit-to-pull-request lookup answers for it */
   pulls?: number[]
+  /** the committer's email: `noreply@github.com` for what the merge button made (squash, rebase) */
+  committer?: string
 }
 
 export const git = (cwd: string, ...args: string[]): string =>
@@ -60,7 +62,8 @@ export function writeRepository(
     parts.push(
       'commit refs/heads/scratch',
       `mark :${i + 1}`,
-      `committer Test <test@example.com> ${1_700_000_000 + i * 60} +0000`,
+      `committer ${commit.committer?.startsWith('noreply@') ? 'GitHub' : 'Test'} ` +
+        `<${commit.committer ?? 'test@example.com'}> ${1_700_000_000 + i * 60} +0000`,
       `data ${message.length}`,
       commit.message
     )
@@ -94,6 +97,7 @@ export function seedCommits(commits: HistoryCommit[], shas: Record<string, strin
     sha: shas[c.id] as string,
     message: c.message,
     parents: c.parents.map(p => shas[p] as string),
-    pulls: c.pulls ?? []
+    pulls: c.pulls ?? [],
+    ...(c.committer ? { committer: c.committer } : {})
   }))
 }

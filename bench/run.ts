@@ -15,9 +15,10 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import { cpus, tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { parseArgs } from 'node:util'
-import { startEmulator, type Emulator, type SeedCommit, type SeedPull } from '../emulator/index.js'
+import { startEmulator, type Emulator } from '../emulator/index.js'
 import { syntheticObjects, writeKubectlList } from '../scripts/kubectl-list.js'
 import { coldStart, nccBuild, type ColdStartRow } from './cold-start.js'
+import { labelsRange, mergeRange } from './ranges.js'
 import { matrix10 } from './matrix.js'
 import { chooseNode, type ChosenNode } from '../scripts/node24.js'
 import { projectRoot, runAction } from '../scripts/run-action.js'
@@ -154,6 +155,17 @@ const scenarios: Scenario[] = [
     inputs: () => ({ labels: 'deployed:production', since: 'v1.0.0', 'dry-run': 'true' })
   },
   {
+    name: 'labels-merge-400',
+    runs: quick ? 1 : 3,
+    // The range of mergeRange() below (repository acme/api), labeled in a dry run: reads only.
+    inputs: () => ({
+      labels: 'deployed:production',
+      since: 'v1.0.0',
+      'dry-run': 'true',
+      repository: 'acme/api'
+    })
+  },
+  {
     name: 'labels-300 (octokit script)',
     runs: quick ? 1 : 3,
     entry: join(root, 'build/bench/octokit-labels.js')
@@ -171,41 +183,8 @@ const scenarios: Scenario[] = [
   }
 ]
 
-/**
- * labels-300: v1.0.0..GITHUB_SHA, 300 commits of 150 pull requests, as an open project merges
- * them: per group of six, one squash-merged (`Title (#n)`), one rebase-merged (its subject names
- * none: the commit lookup finds it), one from a fork merged with a merge commit over its three
- * branch commits. Numbers from 1001, beside the release scenario's.
- */
-function labelsRange(): { commits: SeedCommit[]; pulls: SeedPull[]; start: string } {
-  const sha = (n: number) => n.toString(16).padStart(40, '0')
-  const start = sha(0x1000)
-  const commits: SeedCommit[] = [{ sha: start, message: 'v1.0.0' }]
-  const pulls: SeedPull[] = []
-  let tip = start
-  let next = 0x1001
-  const add = (message: string, parents: string[], pull: number, last = false) => {
-    const id = last ? 'f'.repeat(40) : sha(next++)
-    commits.push({ sha: id, message, parents, pulls: [pull] })
-    return id
-  }
-  for (let group = 0; group < 50; group++) {
-    const [squash, rebase, fork] = [1001 + 3 * group, 1002 + 3 * group, 1003 + 3 * group]
-    tip = add(`Change ${squash} (#${squash})`, [tip], squash)
-    tip = add(`Change ${rebase}`, [tip], rebase)
-    let branch = tip
-    for (let i = 0; i < 3; i++) branch = add(`Work ${fork}.${i}`, [branch], fork)
-    const merge = `Merge pull request #${fork} from contributor-${fork}/patch\n\nChange ${fork}`
-    tip = add(merge, [tip, branch], fork, group === 49)
-    pulls.push(
-      { number: squash },
-      { number: rebase },
-      { number: fork, head_ref: 'patch', head_repo: `contributor-${fork}/web` }
-    )
-  }
-  return { commits, pulls, start }
-}
 const range = labelsRange()
+const merges = mergeRange()
 
 const emulator = await startEmulator({
   tokens: { [TOKEN]: { permissions: 'all' } },
@@ -215,10 +194,11 @@ const emulator = await startEmulator({
       'acme/web': [
         ...PULLS.map(number => ({ number, title: `Change ${number}`, merged: true })),
         ...range.pulls
-      ]
+      ],
+      'acme/api': merges.pulls
     },
-    commits: { 'acme/web': range.commits },
-    refs: { 'acme/web': { 'v1.0.0': range.start } }
+    commits: { 'acme/web': range.commits, 'acme/api': merges.commits },
+    refs: { 'acme/web': { 'v1.0.0': range.start }, 'acme/api': { 'v1.0.0': merges.start } }
   }
 })
 const dir = await mkdtemp(join(tmpdir(), 'record-deployment-bench-'))

@@ -3,6 +3,9 @@ import type { Route } from './router.js'
 import { labelJson, requireIssue } from './routes-labels.js'
 import { findIssue, findLabel, type CommitState, type IssueState } from './state.js'
 
+/** The most commits `pulls/{n}/commits` lists (the service's documented limit). */
+const MAX_PULL_COMMITS = 250
+
 /** The API version that dropped `merge_commit_sha` from pull request objects. */
 const NO_MERGE_COMMIT_SHA = '2026-03-10'
 
@@ -70,6 +73,45 @@ function getPull(ctx: RouteContext): Reply {
   return { status: 200, body: pullJson(ctx, issue) }
 }
 
+/**
+ * `pulls/{n}/commits`: the commits the pull request was seeded with, oldest first, paged; as
+ * the service does, at most 250 of them.
+ */
+function listPullCommits(ctx: RouteContext): Reply {
+  const raw = ctx.params.number ?? ''
+  const issue = /^\d+$/.test(raw) ? findIssue(ctx.state, ctx.repo, Number(raw)) : undefined
+  if (!issue?.pull || issue.deleted) throw notFound()
+  const known = new Map((ctx.state.commits[ctx.repo] ?? []).map(c => [c.sha, c]))
+  const commits = issue.pull.commits.flatMap(sha => {
+    const commit = known.get(sha)
+    return commit ? [commit] : []
+  })
+  const page = paginate(ctx, commits.slice(0, MAX_PULL_COMMITS))
+  return { status: 200, headers: page.headers, body: page.items.map(c => commitJson(ctx, c)) }
+}
+
+/** `tags`: the seeded tags, newest name first (the service's order is not one to count on). */
+function listTags(ctx: RouteContext): Reply {
+  const refs = ctx.state.refs[ctx.repo] ?? {}
+  const names = [...(ctx.state.tagNames[ctx.repo] ?? [])].reverse()
+  const page = paginate(ctx, names)
+  return {
+    status: 200,
+    headers: page.headers,
+    body: page.items.map(name => {
+      const sha = refs[name] ?? ''
+      const at = `${ctx.baseUrl}/repos/${ctx.repo}`
+      return {
+        name,
+        commit: { sha, url: `${at}/commits/${sha}` },
+        zipball_url: `${at}/zipball/refs/tags/${name}`,
+        tarball_url: `${at}/tarball/refs/tags/${name}`,
+        node_id: 'REF_' + Buffer.from(`${ctx.repo}:${name}`).toString('base64url')
+      }
+    })
+  }
+}
+
 /** `pulls?state=&base=`: open by default; newest first, as the service's default sort is. */
 function listPulls(ctx: RouteContext): Reply {
   const state = ctx.query.get('state') ?? 'open'
@@ -99,10 +141,16 @@ function commitIndex(ctx: RouteContext, name: string): number {
 }
 
 function commitJson(ctx: RouteContext, commit: CommitState) {
+  const email = commit.committer ?? 'test@example.com'
+  const committer = {
+    name: email.startsWith('noreply@') ? 'GitHub' : 'Test',
+    email,
+    date: '2026-01-01T00:00:00Z'
+  }
   return {
     sha: commit.sha,
     url: `${ctx.baseUrl}/repos/${ctx.repo}/commits/${commit.sha}`,
-    commit: { message: commit.message },
+    commit: { message: commit.message, author: committer, committer },
     parents: commit.parents.map(sha => ({
       sha,
       url: `${ctx.baseUrl}/repos/${ctx.repo}/commits/${sha}`,
@@ -191,6 +239,14 @@ const PULL_READ = [['pull_requests=read'], ['contents=read']]
 export const pullRoutes: Route[] = [
   { method: 'GET', pattern: `${R}/pulls`, permission: PULL_READ, handler: listPulls },
   { method: 'GET', pattern: `${R}/pulls/:number`, permission: PULL_READ, handler: getPull },
+  {
+    method: 'GET',
+    pattern: `${R}/pulls/:number/commits`,
+    permission: PULL_READ,
+    handler: listPullCommits
+  },
+  // Metadata: every token that sees the repository may list its tags.
+  { method: 'GET', pattern: `${R}/tags`, permission: [[]], handler: listTags },
   {
     method: 'GET',
     pattern: `${R}/issues/:number`,

@@ -40,6 +40,8 @@ export interface SeedPull extends SeedIssue {
   head_repo?: string | null
   base_ref?: string
   merge_commit_sha?: string | null
+  /** the shas `pulls/{n}/commits` lists (seeded commits), oldest first */
+  commits?: string[]
 }
 
 export interface SeedCommit {
@@ -48,6 +50,8 @@ export interface SeedCommit {
   /** first parent first; the commit listed before it when absent (a linear history) */
   parents?: string[]
   pulls?: number[]
+  /** the committer's email; `test@example.com` when absent */
+  committer?: string
 }
 
 export type SeedDeploymentRecord = Partial<Omit<DeploymentRecordState, 'id' | 'org'>> &
@@ -68,6 +72,8 @@ export interface SeedData {
   /** the most commits a comparison lists, as the service cuts large ones (see EmulatorState) */
   compareLimit?: number
   refs?: Record<string, Record<string, string>>
+  /** tags (name to commit sha): refs that the tag list also names */
+  tags?: Record<string, Record<string, string>>
   deploymentRecords?: Record<string, SeedDeploymentRecord[]>
   storageRecords?: Record<string, SeedStorageRecord[]>
   attestedDigests?: 'any' | string[]
@@ -123,7 +129,8 @@ function seedPull(state: EmulatorState, repo: string, seed: SeedPull): void {
         ? seed.merge_commit_sha
         : merged
           ? fakeSha(`${repo}#${seed.number}:merge`)
-          : null
+          : null,
+    commits: [...(seed.commits ?? [])]
   }
 }
 
@@ -164,13 +171,20 @@ export function seedState(state: EmulatorState, data: SeedData): void {
         sha: commit.sha,
         message: commit.message,
         parents: [...(commit.parents ?? (previous ? [previous.sha] : []))],
-        pulls: [...(commit.pulls ?? [])]
+        pulls: [...(commit.pulls ?? [])],
+        ...(commit.committer ? { committer: commit.committer } : {})
       })
     }
   }
   for (const [key, refs] of Object.entries(data.refs ?? {})) {
     const repo = addRepo(state, key)
     Object.assign((state.refs[repo] ??= {}), refs)
+  }
+  for (const [key, tags] of Object.entries(data.tags ?? {})) {
+    const repo = addRepo(state, key)
+    Object.assign((state.refs[repo] ??= {}), tags)
+    const names = listIn(state.tagNames, repo)
+    for (const name of Object.keys(tags)) if (!names.includes(name)) names.push(name)
   }
   for (const [key, records] of Object.entries(data.deploymentRecords ?? {})) {
     const org = addOrg(state, key)

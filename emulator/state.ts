@@ -17,6 +17,8 @@ export interface PullState {
   head_repo?: string | null
   base_ref: string
   merge_commit_sha: string | null
+  /** what `pulls/{n}/commits` lists: commit shas, oldest first */
+  commits: string[]
 }
 
 // Issues and pull requests share one number space, so a pull request is an issue with `pull`.
@@ -40,6 +42,8 @@ export interface CommitState {
   parents: string[]
   /** pull requests the commit-to-pull-request lookup answers for this commit */
   pulls: number[]
+  /** the committer's email (`noreply@github.com`: made by the merge button) */
+  committer?: string
 }
 
 export interface DeploymentRecordState {
@@ -129,6 +133,8 @@ export interface EmulatorState {
   compareLimit?: number
   /** ref names (tags, branches) to commit shas, per repository */
   refs: Record<string, Record<string, string>>
+  /** which of the refs are tags (the tag list's names), per repository */
+  tagNames: Record<string, string[]>
   jobs: JobState[]
   /** the next cluster job ends `failed` and writes nothing; cleared when a job takes it */
   failNextJob: boolean
@@ -158,6 +164,7 @@ export function createState(
     issues: {},
     commits: {},
     refs: {},
+    tagNames: {},
     // Present, so that a reset (which assigns a fresh state over the old) clears it.
     compareLimit: undefined,
     jobs: [],
@@ -199,6 +206,7 @@ export function addRepo(state: EmulatorState, fullName: string): string {
   state.issues[fullName] = []
   state.commits[fullName] = []
   state.refs[fullName] = {}
+  state.tagNames[fullName] = []
   return fullName
 }
 

@@ -32,9 +32,11 @@ export const TEMPLATES = [
   '/repos/{owner}/{repo}/issues/{issue_number}/labels/{name}',
   '/repos/{owner}/{repo}/pulls',
   '/repos/{owner}/{repo}/pulls/{pull_number}',
+  '/repos/{owner}/{repo}/pulls/{pull_number}/commits',
   '/repos/{owner}/{repo}/commits/{commit_sha}/pulls',
   '/repos/{owner}/{repo}/compare/{basehead}',
-  '/repos/{owner}/{repo}/compare/{base}...{head}'
+  '/repos/{owner}/{repo}/compare/{base}...{head}',
+  '/repos/{owner}/{repo}/tags'
 ]
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')

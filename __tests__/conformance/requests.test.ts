@@ -34,7 +34,10 @@ const SEED: SeedData = {
     'acme/web': [
       { number: 12, merged: true, body: 'Fixes #20', labels: ['staging'] },
       { number: 14, merged: true },
-      { number: 16, merged: true, head_ref: 'cache' }
+      { number: 16, merged: true, head_ref: 'cache' },
+      // A release squash-merged from develop, carrying #31: its commits are read.
+      { number: 30, merged: true, head_ref: 'develop', commits: [sha(10)] },
+      { number: 31, merged: true, base_ref: 'develop' }
     ]
   },
   issues: { 'acme/web': [{ number: 20, title: 'Broken retries' }] },
@@ -45,15 +48,32 @@ const SEED: SeedData = {
       // A merge-commit pull request: its branch commit is its own unless others were merged
       // into that branch, which discovery asks the pull request list.
       { sha: sha(6), message: 'Cache the index', pulls: [16] },
+      // A commit the merge button made on that branch: it shows another pull request.
+      {
+        sha: sha(8),
+        message: 'Apply suggestions from code review',
+        parents: [sha(6)],
+        pulls: [16],
+        committer: 'noreply@github.com'
+      },
       {
         sha: sha(7),
         message: 'Merge pull request #16 from acme/cache',
-        parents: [sha(2), sha(6)],
+        parents: [sha(2), sha(8)],
         pulls: [16]
       },
-      { sha: sha(3), message: 'Tune the pool', pulls: [14] }
+      { sha: sha(3), message: 'Tune the pool', pulls: [14] },
+      { sha: sha(10), message: 'Add search (#31)', parents: [sha(1)], pulls: [31] },
+      {
+        sha: sha(9),
+        message: 'Release 2.0 (#30)\n\n* Add search (#31)',
+        parents: [sha(3)],
+        pulls: [30]
+      }
     ]
-  }
+  },
+  // A tag push without `since` lists the tags to find the previous release.
+  tags: { 'acme/web': { 'v1.0.0': sha(1), 'v2.0.0': sha(9) } }
 }
 
 /** The jobs, as the inputs a workflow would give the step. */
@@ -190,6 +210,25 @@ test('the bundled action, started as the runner starts it, does each job', async
   seen.push(...full.requests.map(request => ({ shape: 'full' as const, request })))
 })
 
+test('a tag push without `since`, the bundled action: the previous release from the tag list, a squash-merged release read', async () => {
+  full.reset()
+  const env = {
+    ...runnerEnv(full),
+    GITHUB_EVENT_NAME: 'push',
+    GITHUB_REF: 'refs/tags/v2.0.0',
+    GITHUB_SHA: sha(9)
+  }
+  const result = await runAction({ token: TOKEN, labels: 'deployed', 'dry-run': 'true' }, env)
+  expect(result.code).toBe(0)
+  expect(result.stdout).toContain('previous release v1.0.0 by version order')
+  expect(full.requests.map(r => r.path)).toEqual(
+    expect.arrayContaining(['/repos/acme/web/tags', '/repos/acme/web/pulls/30/commits'])
+  )
+  expect(result.stdout).toContain('the commits of #30 (squash-merged from a branch')
+  expect(result.stdout).toMatch(/Dry run: would POST \S+\/issues\/31\/labels/)
+  seen.push(...full.requests.map(request => ({ shape: 'full' as const, request })))
+})
+
 test('the same jobs in process against answers shaped like the description examples', async () => {
   loseStorageAnswer(examples)
   rateLimitFirstLabelWrite(examples)
@@ -250,6 +289,8 @@ test('every request conforms to the description, and every checked answer too', 
     'GET /repos/{owner}/{repo}/labels/{name}',
     'GET /repos/{owner}/{repo}/pulls',
     'GET /repos/{owner}/{repo}/pulls/{pull_number}',
+    'GET /repos/{owner}/{repo}/pulls/{pull_number}/commits',
+    'GET /repos/{owner}/{repo}/tags',
     'PATCH /repos/{owner}/{repo}/labels/{name}',
     'POST /orgs/{org}/artifacts/metadata/deployment-record',
     'POST /orgs/{org}/artifacts/metadata/deployment-record/cluster/{cluster}',

@@ -13,7 +13,14 @@ describe('pull request discovery reads', () => {
         issues: { 'acme/web': [{ number: 7, title: 'Bug report' }] },
         pulls: {
           'acme/web': [
-            { number: 8, title: 'Fix bug', body: 'Fixes #7', head_sha: sha(9), labels: ['x'] },
+            {
+              number: 8,
+              title: 'Fix bug',
+              body: 'Fixes #7',
+              head_sha: sha(9),
+              labels: ['x'],
+              commits: [sha(2), sha(3), sha(4)]
+            },
             { number: 9, merged: false }
           ]
         },
@@ -22,10 +29,11 @@ describe('pull request discovery reads', () => {
             { sha: sha(1), message: 'start' },
             { sha: sha(2), message: 'Fix bug (#8)', pulls: [8] },
             { sha: sha(3), message: 'more' },
-            { sha: sha(4), message: 'last', pulls: [8, 9] }
+            { sha: sha(4), message: 'last', pulls: [8, 9], committer: 'noreply@github.com' }
           ]
         },
-        refs: { 'acme/web': { 'v1.0.0': sha(1) } }
+        refs: { 'acme/web': { 'v1.0.0': sha(1) } },
+        tags: { 'acme/web': { 'v1.0.0': sha(1), 'v1.1.0': sha(4) } }
       }
     })
   })
@@ -75,12 +83,41 @@ describe('pull request discovery reads', () => {
     expect((await call(emulator, 'GET', `${R}/commits/${'f'.repeat(40)}/pulls`)).status).toBe(422)
   })
 
+  test('a pull request lists its seeded commits, paginated; the tag list names the tags', async () => {
+    const first = await call(emulator, 'GET', `${R}/pulls/8/commits?per_page=2`)
+    expect(first.status).toBe(200)
+    expect(first.json.map((c: { sha: string }) => c.sha)).toEqual([sha(2), sha(3)])
+    expect(first.headers.get('link')).toContain('page=2>; rel="next"')
+    const second = await call(emulator, 'GET', `${R}/pulls/8/commits?per_page=2&page=2`)
+    expect(second.json).toEqual([
+      expect.objectContaining({
+        sha: sha(4),
+        commit: expect.objectContaining({
+          committer: expect.objectContaining({ name: 'GitHub', email: 'noreply@github.com' })
+        })
+      })
+    ])
+    expect((await call(emulator, 'GET', `${R}/pulls/9/commits`)).json).toEqual([])
+    expect((await call(emulator, 'GET', `${R}/pulls/7/commits`)).status).toBe(404)
+    const tags = await call(emulator, 'GET', `${R}/tags`)
+    expect(tags.json).toEqual([
+      expect.objectContaining({ name: 'v1.1.0', commit: expect.objectContaining({ sha: sha(4) }) }),
+      expect.objectContaining({ name: 'v1.0.0', commit: expect.objectContaining({ sha: sha(1) }) })
+    ])
+  })
+
   test('compare lists the commits after base up to head, paginated', async () => {
     const answer = await call(emulator, 'GET', `${R}/compare/v1.0.0...${sha(4)}?per_page=2`)
     expect(answer.status).toBe(200)
     expect(answer.json).toMatchObject({ status: 'ahead', ahead_by: 3, total_commits: 3 })
     expect(answer.json.commits).toEqual([
-      expect.objectContaining({ sha: sha(2), commit: { message: 'Fix bug (#8)' } }),
+      expect.objectContaining({
+        sha: sha(2),
+        commit: expect.objectContaining({
+          message: 'Fix bug (#8)',
+          committer: expect.objectContaining({ name: 'Test', email: 'test@example.com' })
+        })
+      }),
       expect.objectContaining({ sha: sha(3) })
     ])
     expect(answer.headers.get('link')).toContain('page=2>; rel="next"')

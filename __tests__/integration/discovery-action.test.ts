@@ -253,9 +253,19 @@ test("README's permission table is enough for what discovery calls", async () =>
   const limited = await startEmulator({ tokens: { scoped: { permissions: granted } } })
   try {
     // Every read discovery makes: compare, a pull request by subject, an issue number in a
-    // subject (pulls then issues), a merged branch (the pull request list), a commit lookup.
+    // subject (pulls then issues), a merged branch that shows another pull request (the pull
+    // request list: a commit the merge button made), a commit lookup, a release squash-merged
+    // from develop (its commits).
     limited.seed({
-      pulls: { [REPO]: [{ number: 12 }, { number: 13, head_ref: 'cache' }, { number: 15 }] },
+      pulls: {
+        [REPO]: [
+          { number: 12 },
+          { number: 13, head_ref: 'cache' },
+          { number: 15 },
+          { number: 17, head_ref: 'develop', commits: [hex(8)] },
+          { number: 18, base_ref: 'develop' }
+        ]
+      },
       issues: { [REPO]: [{ number: 7 }] },
       commits: {
         [REPO]: [
@@ -263,12 +273,26 @@ test("README's permission table is enough for what discovery calls", async () =>
           { sha: hex(2), message: 'Add retries (#12)' },
           { sha: hex(3), message: 'Cache the index', pulls: [13] },
           {
+            sha: hex(7),
+            message: 'Apply suggestions from code review',
+            parents: [hex(3)],
+            pulls: [13],
+            committer: 'noreply@github.com'
+          },
+          {
             sha: hex(4),
             message: 'Merge pull request #13 from acme/cache',
-            parents: [hex(2), hex(3)]
+            parents: [hex(2), hex(7)]
           },
           { sha: hex(5), message: 'Mention an issue (#7)' },
-          { sha: hex(6), message: 'Tune the pool', pulls: [15] }
+          { sha: hex(6), message: 'Tune the pool', pulls: [15] },
+          { sha: hex(8), message: 'Add search (#18)', parents: [hex(1)] },
+          {
+            sha: hex(9),
+            message: 'Release 1.1 (#17)\n\n* Add search (#18)',
+            parents: [hex(6)],
+            pulls: [17]
+          }
         ]
       },
       refs: { [REPO]: { 'v1.0.0': hex(1) } }
@@ -281,13 +305,13 @@ test("README's permission table is enough for what discovery calls", async () =>
           token: 'scoped',
           apiUrl: limited.url,
           eventName: 'workflow_dispatch',
-          sha: hex(6)
+          sha: hex(9)
         }
       }
     )
     expect(run.code).toBe(0)
     expect(warnings(run)).toEqual([])
-    expect(run.outputs['pull-requests']).toBe('12,13,15')
+    expect(run.outputs['pull-requests']).toBe('12,13,15,17,18')
     expect(limited.requests.filter(r => r.status >= 400).map(r => r.path)).toEqual([
       `${R}/pulls/7` // an issue: 404 as a pull request
     ])
@@ -297,6 +321,7 @@ test("README's permission table is enough for what discovery calls", async () =>
           .replace(/\/compare\/.*/, '/compare/{basehead}')
           .replace(/\/commits\/[0-9a-f]+\/pulls/, '/commits/{sha}/pulls')
           .replace(/\/(pulls|issues)\/\d+/, '/$1/{n}')
+          .replace(/\?.*/, '')
       )
     )
     for (const read of [
@@ -304,7 +329,8 @@ test("README's permission table is enough for what discovery calls", async () =>
       `${R}/pulls/{n}`,
       `${R}/issues/{n}`,
       `${R}/pulls`,
-      `${R}/commits/{sha}/pulls`
+      `${R}/commits/{sha}/pulls`,
+      `${R}/pulls/{n}/commits`
     ])
       expect(reads).toContain(read)
   } finally {

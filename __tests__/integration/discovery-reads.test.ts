@@ -8,13 +8,16 @@
  */
 import { TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
 import type { Emulator, SeedCommit, SeedPull } from '../../emulator/index.js'
-import { runAction } from '../../scripts/run-action.js'
+import { runAction, type ActionRun } from '../../scripts/run-action.js'
 
 const REPO = 'acme/web'
 const R = '/repos/acme/web'
 const LABEL = 'deployed:production'
 /** a sha whose short form shows `n` */
 const hex = (n: number) => n.toString(16).padStart(4, '0').repeat(10)
+
+const warnings = (run: ActionRun) =>
+  run.stdout.split('\n').filter(line => line.startsWith('::warning::'))
 
 let emulator: Emulator
 beforeAll(async () => {
@@ -105,4 +108,64 @@ test('a labeled range costs its compare page and one read per pull request or is
   })
   expect(reads).toHaveLength(1 + 16 + 1)
   expect(reads).toContain(`${R}/issues/30`)
+})
+
+/**
+ * A merge-commit project's release: v1.0.0..head, 400 pull requests from branches of the
+ * repository, each merged with a merge commit over two branch commits (every tenth branch has
+ * `main` merged into it, which brings nothing new), ten commits pushed to main that name none,
+ * and four branches that show another pull request (a commit the merge button made:
+ * "Apply suggestions from code review"). The git-flow question (`pulls?state=closed&base=`) is
+ * asked for those four branches only.
+ */
+test('a merge-commit range of 400 pull requests costs its pages, one read per pull request and the lookups', async () => {
+  const commits: SeedCommit[] = [{ sha: hex(1), message: 'Start' }]
+  let n = 2
+  let main = hex(1)
+  const add = (message: string, parents: string[], pulls: number[] = [], committer?: string) => {
+    const sha = hex(n++)
+    commits.push({ sha, message, parents, pulls, ...(committer ? { committer } : {}) })
+    return sha
+  }
+  const pulls: SeedPull[] = []
+  for (let k = 1; k <= 400; k++) {
+    let branch = add(`Work on ${k}`, [main], [k])
+    if (k % 10 === 0) branch = add(`Merge branch 'main' into feature-${k}`, [branch, main], [k])
+    const button = k % 100 === 50 ? 'noreply@github.com' : undefined
+    branch = add(button ? 'Apply suggestions from code review' : `Test ${k}`, [branch], [k], button)
+    main = add(
+      `Merge pull request #${k} from acme/feature-${k}\n\nChange ${k}`,
+      [main, branch],
+      [k]
+    )
+    if (k % 40 === 0) main = add(`Bump the build number ${k}`, [main])
+    pulls.push({ number: k, head_ref: `feature-${k}` })
+  }
+  emulator.seed({
+    pulls: { [REPO]: pulls },
+    commits: { [REPO]: commits },
+    refs: { [REPO]: { 'v1.0.0': hex(1) } }
+  })
+
+  const run = await runAction(
+    { labels: LABEL, since: 'v1.0.0', 'dry-run': 'true' },
+    {},
+    { context: { token: TOKEN, apiUrl: emulator.url, eventName: 'workflow_dispatch', sha: main } }
+  )
+
+  expect(run.code).toBe(0)
+  expect(warnings(run)).toEqual([])
+  expect(run.stdout.match(/Dry run: would POST \S+\/issues\/\d+\/labels/g)).toHaveLength(400)
+  const reads = emulator.requests.filter(r => r.method === 'GET').map(r => r.path)
+  const pages = Math.ceil((commits.length - 1) / 100)
+  const kinds = {
+    compare: reads.filter(p => p.includes('/compare/')).length,
+    pulls: reads.filter(p => /\/pulls\/\d+$/.test(p)).length,
+    lookups: reads.filter(p => /\/commits\/[0-9a-f]+\/pulls/.test(p)).length,
+    branchQuestions: reads.filter(p => p === `${R}/pulls`).length
+  }
+  // 1,250 commits: 13 pages; #1-#400 by their merge subjects; the ten bumps looked up; four
+  // branches asked about (before: one question per branch, 400).
+  expect(kinds).toEqual({ compare: pages, pulls: 400, lookups: 10, branchQuestions: 4 })
+  expect(reads).toHaveLength(pages + 400 + 10 + 4)
 })

@@ -95,13 +95,20 @@ const REVIEWER = [12, 13, 16, 17, 18, 22, 24]
 function release(
   shas: Record<string, string>,
   inputs: Record<string, string>,
-  workspace?: string
+  workspace?: string,
+  tag = 'v1.1.0'
 ): Promise<ActionRun> {
   emulator.reset()
   emulator.seed({
     pulls: { [REPO]: PULLS },
     commits: { [REPO]: seedCommits(HISTORY, shas) },
-    refs: { [REPO]: { 'v1.0.0': shas['start'] as string } }
+    tags: {
+      [REPO]: {
+        'v1.0.0': shas['start'] as string,
+        'v1.1.0': shas['bump'] as string,
+        latest: shas['bump'] as string
+      }
+    }
   })
   return runAction(
     { labels: 'deployed:production', ...inputs },
@@ -111,9 +118,9 @@ function release(
         token: TOKEN,
         apiUrl: emulator.url,
         eventName: 'release',
-        event: { action: 'published', release: { tag_name: 'v1.1.0' } },
+        event: { action: 'published', release: { tag_name: tag } },
         sha: shas['bump'],
-        ref: 'refs/tags/v1.1.0',
+        ref: `refs/tags/${tag}`,
         ...(workspace ? { workspace } : {})
       }
     }
@@ -160,12 +167,23 @@ describe('the default checkout (a real `git clone --depth 1`)', () => {
     git(dir, 'clone', '-q', '--depth', '1', `file://${origin}`, shallow)
   })
 
-  test('without `since`: labels nothing and the warning names `fetch-depth: 0` and `since`', async () => {
+  test('without `since`, a version tag: the previous release from the tag list, read with the compare endpoint', async () => {
     const run = await release(shas, {}, shallow)
+    expect(run.code).toBe(0)
+    expect(warnings(run)).toEqual([])
+    expect(run.stdout).toMatch(
+      /previous release v1\.0\.0 by version order \(.*of 3 tags listed by the service\)/
+    )
+    expect(run.stdout).toMatch(/v1\.0\.0\.\.[0-9a-f]{7} read with the compare endpoint/)
+    expect(labeled()).toEqual(REVIEWER)
+  })
+
+  test('without `since`, a tag that is no version: labels nothing and the warning names `fetch-depth: 0` and `since`', async () => {
+    const run = await release(shas, {}, shallow, 'latest')
     expect(run.code).toBe(0)
     expect(warnings(run)).toEqual([expect.stringMatching(/fetch-depth: 0.*`since`/)])
     expect(labeled()).toEqual([])
-    expect(emulator.requests.filter(r => r.method !== 'GET')).toEqual([])
+    expect(emulator.requests).toEqual([])
   })
 
   test('with `since`: the compare endpoint finds what the history holds', async () => {

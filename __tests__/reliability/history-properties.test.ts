@@ -29,7 +29,7 @@ type Op =
   | { kind: 'merge'; into: Branch; commits: number; trap: boolean }
   | { kind: 'rebase'; into: Branch; commits: number }
   | { kind: 'revert'; into: Branch; byPull: boolean }
-  | { kind: 'release' }
+  | { kind: 'release'; squash: boolean }
   | { kind: 'sync' }
 
 const branch = fc.constantFrom<Branch>('main', 'develop')
@@ -47,26 +47,41 @@ const op: fc.Arbitrary<Op> = fc.oneof(
     commits: fc.integer({ min: 1, max: 3 })
   }),
   fc.record({ kind: fc.constant('revert' as const), into: branch, byPull: fc.boolean() }),
-  fc.record({ kind: fc.constant('release' as const) }),
+  fc.record({ kind: fc.constant('release' as const), squash: fc.boolean() }),
   fc.record({ kind: fc.constant('sync' as const) })
 )
 
 interface History {
   commits: HistoryCommit[]
-  pulls: SeedPull[]
+  /** `commits`: ids of what `pulls/{n}/commits` lists */
+  pulls: (Omit<SeedPull, 'commits'> & { commits?: string[] })[]
   /** what a reviewer lists: every pull request merged into main in the range, or released into it */
   shipped: number[]
   /** commits of merge-commit pull requests' own branches */
   featureCommits: string[]
+  /** squash-merged releases whose message names the pull requests they carried */
+  carried: number
   /** the commit tagged `v0`, where the range starts, and main's tip, where it ends */
   base: string
   head: string
 }
 
+/** The ids of the commit `id` and of every commit it descends from. */
+function ancestry(commits: HistoryCommit[], id: string): Set<string> {
+  const seen = new Set<string>()
+  for (const todo = [id]; todo.length > 0;) {
+    const at = todo.pop() as string
+    if (seen.has(at)) continue
+    seen.add(at)
+    todo.push(...(commits[Number(at.slice(1))]?.parents ?? []))
+  }
+  return seen
+}
+
 /** The model: what each step writes, and which pull requests reached `main` after `v0`. */
 function historyOf(ops: Op[]): History {
   const commits: HistoryCommit[] = []
-  const pulls: SeedPull[] = []
+  const pulls: History['pulls'] = []
   const shipped = new Set<number>()
   const waiting = new Set<number>() // merged into develop, not released yet
   const featureCommits: string[] = []
@@ -74,8 +89,22 @@ function historyOf(ops: Op[]): History {
   const made: Record<Branch, string[]> = { main: [], develop: [] }
   let directOnDevelop: HistoryCommit[] = []
   let nextPull = 10
-  const add = (on: Branch, message: string, pulls: number[], parents = [tip[on]]) => {
-    const commit = { id: `c${commits.length}`, message, parents, pulls }
+  let carried = 0
+  // What the merge button makes (squash, rebase, merge commits) GitHub commits: `noreply@`.
+  const add = (
+    on: Branch,
+    message: string,
+    pulls: number[],
+    parents = [tip[on]],
+    byButton = false
+  ) => {
+    const commit: HistoryCommit = {
+      id: `c${commits.length}`,
+      message,
+      parents,
+      pulls,
+      ...(byButton ? { committer: 'noreply@github.com' } : {})
+    }
     commits.push(commit)
     tip[on] = commit.id
     made[on].push(commit.id)
@@ -103,11 +132,35 @@ function historyOf(ops: Op[]): History {
     if (step.kind === 'release') {
       if (made.develop.length === 0) continue
       const r = nextPull++
+      if (step.squash) {
+        // Squash-merged: GitHub's default message lists the commits the pull request lists
+        // (develop's that main lacks); develop is then recreated from main, as squash
+        // releases need. When that message names another pull request, the release's commits
+        // are read and theirs count; else only the release does (the documented rule).
+        const listed = [...ancestry(commits, tip.develop)]
+          .filter(id => !ancestry(commits, tip.main).has(id))
+          .sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)))
+        const details = listed.map(id => `* ${commits[Number(id.slice(1))]?.message ?? ''}`)
+        const message = `Release (#${r})\n\n${details.join('\n\n')}`
+        add('main', message, [r], [tip.main], true)
+        pulls.push({ number: r, base_ref: 'main', head_ref: 'develop', commits: listed })
+        shipped.add(r)
+        const named = details.some(line => /\(#\d+\)$|^\* Merge pull request #/m.test(line))
+        if (named && waiting.size > 0) carried++
+        if (named) waiting.forEach(n => shipped.add(n))
+        waiting.clear()
+        directOnDevelop.forEach(c => c.pulls?.push(r))
+        directOnDevelop = []
+        made.develop = []
+        tip.develop = tip.main
+        continue
+      }
       add(
         'main',
         `Merge pull request #${r} from acme/develop\n\nRelease`,
         [r],
-        [tip.main, tip.develop]
+        [tip.main, tip.develop],
+        true
       )
       merged(r, 'main', 'develop')
       waiting.forEach(n => shipped.add(n))
@@ -121,14 +174,15 @@ function historyOf(ops: Op[]): History {
     const on = step.into
     if (step.kind === 'squash') {
       const n = nextPull++
-      add(on, `Change ${n} (#${n})`, [n])
+      add(on, `Change ${n} (#${n})`, [n], [tip[on]], true)
       merged(n, on)
     } else if (step.kind === 'direct') {
       const commit = add(on, `Direct change ${commits.length}`, [])
       if (on === 'develop') directOnDevelop.push(commit)
     } else if (step.kind === 'rebase') {
       const n = nextPull++
-      for (let i = 1; i <= step.commits; i++) add(on, `Rebased part ${i} of change ${n}`, [n])
+      for (let i = 1; i <= step.commits; i++)
+        add(on, `Rebased part ${i} of change ${n}`, [n], [tip[on]], true)
       merged(n, on)
     } else if (step.kind === 'merge') {
       const n = nextPull++
@@ -145,7 +199,8 @@ function historyOf(ops: Op[]): History {
         on,
         `Merge pull request #${n} from acme/feature-${n}\n\nChange ${n}`,
         [n],
-        [tip[on], head]
+        [tip[on], head],
+        true
       )
       merged(n, on)
     } else if (step.kind === 'revert') {
@@ -153,7 +208,7 @@ function historyOf(ops: Op[]): History {
       const subject = (target?.message ?? 'Nothing').split('\n')[0]
       if (step.byPull) {
         const n = nextPull++
-        add(on, `Revert "${subject}" (#${n})`, [n])
+        add(on, `Revert "${subject}" (#${n})`, [n], [tip[on]], true)
         merged(n, on)
       } else {
         const commit = add(on, `Revert "${subject}"`, [])
@@ -166,6 +221,7 @@ function historyOf(ops: Op[]): History {
     pulls: pulls.map(p => ({ ...p, merged: true })),
     shipped: [...shipped].sort((a, b) => a - b),
     featureCommits,
+    carried,
     base,
     head: tip.main
   }
@@ -206,8 +262,15 @@ test(
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 10 }), async ops => {
         const history = historyOf(ops)
+        const carrying = 'squash release carrying pull requests'
+        if (history.carried > 0) shapes.set(carrying, (shapes.get(carrying) ?? 0) + history.carried)
         for (const step of ops) {
-          const shape = 'into' in step ? `${step.kind} into ${step.into}` : step.kind
+          const shape =
+            'into' in step
+              ? `${step.kind} into ${step.into}`
+              : step.kind === 'release'
+                ? `${step.squash ? 'squash' : 'merge'} release`
+                : step.kind
           shapes.set(shape, (shapes.get(shape) ?? 0) + 1)
         }
         const head = history.head
@@ -216,7 +279,7 @@ test(
         commitsSeen += history.commits.length
         emulator.reset()
         emulator.seed({
-          pulls: { 'acme/web': history.pulls },
+          pulls: { 'acme/web': pullsOf(history, shas) },
           commits: { 'acme/web': seedCommits(history.commits, shas) },
           refs: { 'acme/web': { v0: shas[history.base] as string } }
         })
@@ -234,7 +297,7 @@ test(
         const lookedUpByGit = lookups()
         emulator.reset()
         emulator.seed({
-          pulls: { 'acme/web': history.pulls },
+          pulls: { 'acme/web': pullsOf(history, shas) },
           commits: { 'acme/web': seedCommits(history.commits, shas) },
           refs: { 'acme/web': { v0: shas[history.base] as string } }
         })
@@ -258,7 +321,9 @@ test(
     // Every shape the generator knows was tried.
     expect([...shapes.keys()].sort()).toEqual(
       [
-        'release',
+        'merge release',
+        'squash release',
+        'squash release carrying pull requests',
         'sync',
         ...['squash', 'merge', 'rebase', 'revert', 'direct'].flatMap(kind => [
           `${kind} into develop`,
@@ -275,3 +340,10 @@ const lookups = () =>
     const match = /\/commits\/([0-9a-f]+)\/pulls$/.exec(r.path)
     return match ? [match[1] as string] : []
   })
+
+/** The model's pull requests as the emulator takes them: what each lists by sha. */
+const pullsOf = (history: History, shas: Record<string, string>): SeedPull[] =>
+  history.pulls.map(({ commits, ...pull }) => ({
+    ...pull,
+    ...(commits ? { commits: commits.map(id => shas[id] as string) } : {})
+  }))

@@ -1,9 +1,10 @@
 import type { ServiceClient } from '../client/client.js'
 import { getIssue, getPull, labelsOf, type CommitSummary, type Pull } from '../service/pulls.js'
 import { isSafeRef } from './inputs.js'
-import { pullsOfRange, short } from './range-pulls.js'
-import { FIX_HISTORY, RangeReader, type Range } from './read-range.js'
+import { pullsOfRange } from './range-pulls.js'
+import { RangeReader, type Range } from './read-range.js'
 import { closingReferences, list } from './references.js'
+import { previousRelease } from './previous-release.js'
 
 export { MAX_COMMIT_LOOKUPS } from './range-pulls.js'
 
@@ -33,6 +34,9 @@ export interface Discovery {
   /** what was found where, for the log */
   notes: string[]
 }
+
+/** Above either count, a range the action chose (no `since`) is unusually large: a warning. */
+export const LARGE_RANGE = { pulls: 200, commits: 1000 }
 
 /** Events whose pull requests are the range from `since` (else the previous tag) to the sha. */
 const RANGE_EVENTS = new Set(['release', 'workflow_dispatch', 'deployment', 'deployment_status'])
@@ -172,39 +176,32 @@ class Discoverer {
 
   private async fromRange(): Promise<void> {
     const head = this.ctx.sha
-    const what = this.ctx.ref.startsWith('refs/tags/')
-      ? `tag ${this.ctx.ref.slice('refs/tags/'.length)}`
-      : this.ctx.eventName
-    let base = this.ctx.since
+    const tag = this.ctx.ref.startsWith('refs/tags/')
+      ? this.ctx.ref.slice('refs/tags/'.length)
+      : undefined
+    const what = tag !== undefined ? `tag ${tag}` : this.ctx.eventName
     if (!isSafeRef(head)) {
       this.warnings.push(`${what}: the event's sha \`${head}\` is not a commit sha`)
       return
     }
+    let base = this.ctx.since
     if (base === undefined) {
-      if (!(await this.range.hasHistory())) {
-        this.warnings.push(
-          `${what}: found no pull requests, because there is no \`since\` and the checkout ` +
-            `has no history to find the previous tag in: ${FIX_HISTORY}`
-        )
-        return
-      }
-      base = await this.range.previousTag(head)
-      if (!base || !isSafeRef(base)) {
-        this.warnings.push(
-          `${what}: found no pull requests, because no tag comes before ${short(head)} in the ` +
-            'history: set `since` to the ref or sha to start from'
-        )
-        return
-      }
+      const previous = await previousRelease(this.range, what, head, tag)
+      this.notes.push(...previous.notes)
+      this.warnings.push(...previous.warnings)
+      if (previous.base === undefined) return
+      base = previous.base
     }
     const range = await this.range.read(base, head)
     if ('warning' in range) this.warnings.push(`${what}: ${range.warning}`)
-    else await this.fromCommits(what, range)
+    else await this.fromCommits(what, range, this.ctx.since === undefined ? base : undefined)
   }
 
   private async fromCommits(
     what: string,
-    range: { commits: CommitSummary[]; how: string; warnings: string[] }
+    range: { commits: CommitSummary[]; how: string; warnings: string[] },
+    /** the start of the range when the action chose it (no `since`) */
+    chosen?: string
   ) {
     const { owner, repo } = this.ctx
     range.warnings.forEach(warning => this.warnings.push(`${what}: ${warning}`))
@@ -225,6 +222,17 @@ class Discoverer {
     )
     this.notes.push(...found.notes)
     this.warnings.push(...found.warnings)
+    const pulls = fromSubjects.length + fromLookup.length
+    if (
+      chosen !== undefined &&
+      (pulls > LARGE_RANGE.pulls || range.commits.length > LARGE_RANGE.commits)
+    ) {
+      this.warnings.push(
+        `${what}: the range from ${chosen} holds ${pulls} pull request${pulls === 1 ? '' : 's'} and ` +
+          `${range.commits.length} commits, more than one release usually ships: if ${chosen} ` +
+          'is not the previous release, set `since` to it'
+      )
+    }
   }
 }
 

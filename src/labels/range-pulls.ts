@@ -1,3 +1,5 @@
+// Over 300 lines: the subject pass, the gathering-branch question and the lookups share the
+// range's shape and the pull requests read; splitting them would pass that state around.
 /**
  * The merged pull requests of a range of commits, the same whichever way the range was read
  * (git or the compare endpoint): every commit's subject counts, then per-commit lookups go where
@@ -19,6 +21,13 @@ import {
 import { firstLineOf } from '../result.js'
 import { shapeOf } from './history.js'
 import { list, pullReferenceFromSubject, type SubjectReference } from './references.js'
+import { joinSquashedBranches } from './squashed-branches.js'
+
+/**
+ * The committer of what GitHub's merge button makes (`noreply@github.com`, `noreply@` the host
+ * of a GitHub Enterprise Server): a commit of a branch it made was merged into that branch.
+ */
+const MERGE_BUTTON = /^noreply@/i
 
 /** Commit lookups one discovery makes at most; what is left is a warning that names it. */
 export const MAX_COMMIT_LOOKUPS = 300
@@ -56,25 +65,41 @@ export interface RangeOptions {
  */
 export async function pullsOfRange(
   options: RangeOptions,
-  commits: CommitSummary[]
+  range: CommitSummary[]
 ): Promise<RangePulls> {
+  let commits = range
   const { client, owner, repo, what } = options
   const result: RangePulls = { fromSubjects: [], fromLookup: [], warnings: [], notes: [] }
-  const shape = shapeOf(commits)
   const refs = new Map<string, SubjectReference>()
-  for (const commit of commits) {
-    const ref = pullReferenceFromSubject(commit.message)
-    if (ref) refs.set(commit.sha, ref)
-  }
-
   const merged = new Map<number, Pull>()
   const notMerged: number[] = []
   const unreadable: number[] = []
-  for (const number of new Set([...refs.values()].map(r => r.number))) {
-    const pull = await readNamed(options, number, unreadable)
-    if (pull && isMerged(pull) && isOfRepository(pull, owner, repo)) merged.set(number, pull)
-    else notMerged.push(number)
+  const readSubjects = async (list: CommitSummary[]) => {
+    for (const commit of list) {
+      const ref = pullReferenceFromSubject(commit.message)
+      if (ref) refs.set(commit.sha, ref)
+    }
+    for (const number of new Set([...refs.values()].map(r => r.number))) {
+      if (merged.has(number) || notMerged.includes(number)) continue
+      const pull = await readNamed(options, number, unreadable)
+      if (pull && isMerged(pull) && isOfRepository(pull, owner, repo)) merged.set(number, pull)
+      else notMerged.push(number)
+    }
   }
+  await readSubjects(commits)
+  // A squash-merged release of `develop`: its pull request's commits join the range.
+  const squashed = await joinSquashedBranches(options, commits, refs, merged)
+  result.warnings.push(...squashed.warnings)
+  if (squashed.joined.length > 0) {
+    commits = squashed.commits
+    await readSubjects(commits)
+    result.notes.push(
+      `${what}: the commits of ${list(squashed.joined)} (squash-merged from a branch other ` +
+        'pull requests were merged into) read as part of the range'
+    )
+  }
+  const shape = shapeOf(commits)
+  const bySha = new Map(commits.map(c => [c.sha, c]))
 
   const counted = new Set<number>()
   const named = new Set<string>()
@@ -126,7 +151,14 @@ export async function pullsOfRange(
     return number === undefined ? undefined : options.pulls.get(number)
   }
   // A branch that gathers other pull requests (`develop`) is no one pull request's: its
-  // subjects show it, or the service lists pull requests merged into it.
+  // subjects show it, or the service lists pull requests merged into it. That is asked only
+  // when the branch's commits show another pull request: a subject naming another number, a
+  // merge that brought commits, or a commit the merge button made (a rebase or squash merge).
+  const showsAnother = (sha: string, own: number | undefined): boolean => {
+    const ref = refs.get(sha)
+    if (ref !== undefined && ref.number !== own) return true
+    return shape.branchOf.has(sha) || MERGE_BUTTON.test(bySha.get(sha)?.committer ?? '')
+  }
   const gathering = new Map<string, Promise<boolean>>()
   const byBranch = new Map<string, Promise<boolean>>()
   const isGathering = (merge: string): Promise<boolean> => {
@@ -141,7 +173,7 @@ export async function pullsOfRange(
       // A fork's branch gathers no pull request of this repository: no read asks.
       answer = line.some(sha => named.has(sha) && refs.get(sha)?.number !== own)
         ? Promise.resolve(true)
-        : branch === undefined
+        : branch === undefined || !line.some(sha => showsAnother(sha, own))
           ? Promise.resolve(false)
           : (byBranch.get(branch) ??
             (byBranch

@@ -5,6 +5,7 @@
 import type { ServiceClient } from '../client/client.js'
 import { ServiceError } from '../client/errors.js'
 import { compareCommits, type CommitSummary } from '../service/pulls.js'
+import { listTagNames } from '../service/tags.js'
 import { firstLineOf } from '../result.js'
 import { isSafeRef } from './inputs.js'
 import { short } from './range-pulls.js'
@@ -43,6 +44,33 @@ export class RangeReader {
     return previous.ok ? previous.stdout.trim() : undefined
   }
 
+  /**
+   * The repository's tag names: with git when the checkout has the history, else from the
+   * service's tag list.
+   */
+  async tagNames(): Promise<{ names: string[]; how: string } | { warning: string }> {
+    if (await this.hasHistory()) {
+      const listed = await git(this.workspace, [
+        'for-each-ref',
+        '--format=%(refname:strip=2)',
+        'refs/tags'
+      ])
+      if (listed.ok) {
+        const names = listed.stdout.split('\n').filter(name => name.trim() !== '')
+        return { names, how: 'tags listed with git' }
+      }
+    }
+    try {
+      const names = await listTagNames(this.client, this.owner, this.repo)
+      return { names, how: 'tags listed by the service' }
+    } catch (error) {
+      if (error instanceof ServiceError && (error.fatal || error.notTheApi)) throw error
+      return {
+        warning: `could not list the tags (${firstLineOf(error)}) to find the previous release: ${FIX_HISTORY}`
+      }
+    }
+  }
+
   /** `base..head` with git when the checkout has both commits, else with the compare endpoint. */
   async read(base: string, head: string): Promise<Range> {
     const label = `${short(base)}..${short(head)}`
@@ -57,7 +85,7 @@ export class RangeReader {
         const log = await git(this.workspace, [
           'log',
           '-z',
-          '--format=%H%x1f%P%x1f%B',
+          '--format=%H%x1f%P%x1f%ce%x1f%B',
           `${from}..${to}`
         ])
         if (log.ok) {
@@ -65,8 +93,13 @@ export class RangeReader {
             .split('\0')
             .filter(entry => entry.trim() !== '')
             .map(entry => {
-              const [sha = '', parents = '', message = ''] = entry.split('\x1f')
-              return { sha: sha.trim(), parents: parents.split(' ').filter(Boolean), message }
+              const [sha = '', parents = '', committer = '', message = ''] = entry.split('\x1f')
+              return {
+                sha: sha.trim(),
+                parents: parents.split(' ').filter(Boolean),
+                message,
+                ...(committer ? { committer } : {})
+              }
             })
             .reverse()
           return { commits, how: `${label} read with git`, warnings: [] }

@@ -39,7 +39,10 @@ export type Issue = z.infer<typeof issueSchema>
 
 const commitSchema = z.looseObject({
   sha: z.string(),
-  commit: z.looseObject({ message: z.string() }),
+  commit: z.looseObject({
+    message: z.string(),
+    committer: z.nullish(z.looseObject({ email: z.optional(z.string()) }))
+  }),
   parents: z.optional(z.array(z.looseObject({ sha: z.string() })))
 })
 const compareSchema = z.looseObject({
@@ -53,6 +56,8 @@ export interface CommitSummary {
   message: string
   /** absent when the source does not say (an event's commit list) */
   parents?: string[]
+  /** the committer's email, when the source says */
+  committer?: string
 }
 
 /** What the compare endpoint listed, and how many commits it says the range has. */
@@ -211,12 +216,32 @@ export async function compareCommits(
       return page.commits
     }
   )
+  return { commits: commits.map(summaryOf), ...(total !== undefined ? { total } : {}) }
+}
+
+/** The most commits `pulls/{n}/commits` lists; a pull request with more lists only these. */
+export const MAX_PULL_COMMITS = 250
+
+/** The commits of a pull request (its head branch's, as merged), oldest first, every page. */
+export async function listPullCommits(
+  client: ServiceClient,
+  owner: string,
+  repo: string,
+  number: number
+): Promise<CommitSummary[]> {
+  const commits = await client.paginate(
+    withQuery(path`/repos/${owner}/${repo}/pulls/${number}/commits`, { per_page: 100 }),
+    body => parseResponse(z.array(commitSchema), body, 'pull request commit list')
+  )
+  return commits.map(summaryOf)
+}
+
+function summaryOf(c: z.infer<typeof commitSchema>): CommitSummary {
+  const committer = c.commit.committer?.email
   return {
-    commits: commits.map(c => ({
-      sha: c.sha,
-      message: c.commit.message,
-      ...(c.parents ? { parents: c.parents.map(p => p.sha) } : {})
-    })),
-    ...(total !== undefined ? { total } : {})
+    sha: c.sha,
+    message: c.commit.message,
+    ...(c.parents ? { parents: c.parents.map(p => p.sha) } : {}),
+    ...(committer ? { committer } : {})
   }
 }

@@ -1,0 +1,106 @@
+/**
+ * A release pull request squash-merged from `develop`, through the bundled action as the runner
+ * starts it: features #11 and #12 squash-merged into `develop`, then #20 (`develop` -> `main`)
+ * squash-merged too, so that `main`'s range is one commit. Its message, GitHub's default for a
+ * squash merge, lists the commits it carried; their pull requests are read from `#20`'s commits
+ * (`pulls/20/commits`) on both paths. A message that names none of them is read as one pull
+ * request (the documented rule).
+ */
+import { join } from 'node:path'
+import { TOKEN } from '../../__fixtures__/emulator.js'
+import {
+  dir,
+  emulator,
+  labeled,
+  useDiscoveryWorld,
+  warnings
+} from '../../__fixtures__/discovery-run.js'
+import { seedCommits, writeRepository, type HistoryCommit } from '../../__fixtures__/history.js'
+import { runAction, type ActionRun } from '../../scripts/run-action.js'
+
+const REPO = 'acme/web'
+const R = '/repos/acme/web'
+const BUTTON = 'noreply@github.com'
+
+useDiscoveryWorld('discovery-squash-release')
+
+const history = (message: string): HistoryCommit[] => [
+  { id: 'start', message: 'Start', parents: [] },
+  { id: 'search', message: 'Add search (#11)', parents: ['start'], pulls: [11], committer: BUTTON },
+  {
+    id: 'login',
+    message: 'Fix the login (#12)',
+    parents: ['search'],
+    pulls: [12],
+    committer: BUTTON
+  },
+  { id: 'release', message, parents: ['start'], pulls: [20], committer: BUTTON }
+]
+const DEFAULT_MESSAGE = 'Release 1.1 (#20)\n\n* Add search (#11)\n\n* Fix the login (#12)'
+
+async function pushTag(name: string, message: string, withHistory: boolean): Promise<ActionRun> {
+  const commits = history(message)
+  const repoDir = join(dir, `${name}-${withHistory ? 'git' : 'compare'}`)
+  const tags = { 'v1.0.0': 'start', 'v1.1.0': 'release' }
+  const shas = writeRepository(repoDir, commits, 'release', tags)
+  emulator.seed({
+    pulls: {
+      [REPO]: [
+        { number: 11, base_ref: 'develop', head_ref: 'search' },
+        { number: 12, base_ref: 'develop', head_ref: 'login' },
+        {
+          number: 20,
+          head_ref: 'develop',
+          commits: [shas['search'] as string, shas['login'] as string]
+        }
+      ]
+    },
+    commits: { [REPO]: seedCommits(commits, shas) },
+    tags: { [REPO]: { 'v1.0.0': shas['start'] as string, 'v1.1.0': shas['release'] as string } }
+  })
+  return runAction(
+    { labels: 'deployed:production' },
+    {},
+    {
+      context: {
+        token: TOKEN,
+        apiUrl: emulator.url,
+        eventName: 'release',
+        event: { action: 'published', release: { tag_name: 'v1.1.0' } },
+        sha: shas['release'],
+        ref: 'refs/tags/v1.1.0',
+        ...(withHistory ? { workspace: repoDir } : {})
+      }
+    }
+  )
+}
+
+describe('a release squash-merged from develop labels the pull requests it carried', () => {
+  test.each([
+    ['with the history (git)', true],
+    ['without it (compare)', false]
+  ])('%s: #11, #12 and #20', async (_name, withHistory) => {
+    const run = await pushTag('squash-release', DEFAULT_MESSAGE, withHistory)
+    expect(run.code).toBe(0)
+    expect(warnings(run)).toEqual([])
+    expect(labeled()).toEqual([11, 12, 20])
+    expect(run.stdout).toContain(
+      'tag v1.1.0: the commits of #20 (squash-merged from a branch other pull requests were ' +
+        'merged into) read as part of the range'
+    )
+    const reads = emulator.requests.filter(r => r.method === 'GET').map(r => r.path)
+    // #20's commits, one page; its branch's own subjects show #11 and #12: no question asked.
+    expect(reads.filter(p => p === `${R}/pulls/20/commits`)).toHaveLength(1)
+    expect(reads.filter(p => p === `${R}/pulls`)).toEqual([])
+  })
+
+  test('a squash message that names none of them (the pull request title only): the release alone', async () => {
+    const run = await pushTag('squash-title', 'Release 1.1 (#20)', false)
+    expect(run.code).toBe(0)
+    expect(warnings(run)).toEqual([])
+    expect(labeled()).toEqual([20])
+    expect(
+      emulator.requests.some(r => r.path.endsWith('/commits') && r.path.includes('/pulls/'))
+    ).toBe(false)
+  })
+})

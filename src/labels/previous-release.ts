@@ -1,0 +1,62 @@
+/**
+ * Where a range starts without `since`. When the ref is a version tag, the previous release is
+ * the tag of the highest version below it among tags of its form (see versions.ts): on a
+ * release branch, the previous release, not a development tag nearer in the history; with two
+ * release lines, this line's previous release, not the other line's tag merged in. The range
+ * is read from it as the compare endpoint reads `base...head`: from the merge base. Else, or
+ * when no tag of its form is below it, the nearest tag before the head in the history
+ * (`git describe`), as before.
+ */
+import { isSafeRef } from './inputs.js'
+import { short } from './range-pulls.js'
+import { FIX_HISTORY, type RangeReader } from './read-range.js'
+import { formOf, parseVersion, previousRelease as byVersion } from './versions.js'
+
+export interface PreviousRelease {
+  /** the ref the range starts from; undefined when there is none (a warning says why) */
+  base?: string
+  /** which tag was taken and why, for the log */
+  notes: string[]
+  warnings: string[]
+}
+
+export async function previousRelease(
+  range: RangeReader,
+  /** the event, for the start of each note and warning */
+  what: string,
+  head: string,
+  /** the tag the ref names, if it names one */
+  tag: string | undefined
+): Promise<PreviousRelease> {
+  const version = tag === undefined ? undefined : parseVersion(tag)
+  if (version) {
+    const tags = await range.tagNames()
+    if ('warning' in tags) return { notes: [], warnings: [`${what}: ${tags.warning}`] }
+    const previous = byVersion(version, tags.names.filter(isSafeRef))
+    if (previous !== undefined) {
+      const note =
+        `${what}: previous release ${previous} by version order (the highest tag of the form ` +
+        `${formOf(version)} below ${tag}, of ${tags.names.length} ${tags.how})`
+      return { base: previous, notes: [note], warnings: [] }
+    }
+  }
+  const none = version ? `no tag of the form ${formOf(version)} comes below ${tag}` : undefined
+  if (!(await range.hasHistory())) {
+    const warning =
+      `${what}: found no pull requests, because there is no \`since\`, ` +
+      `${none ? `${none}, and ` : ''}the checkout has no history to find the previous tag in: ` +
+      FIX_HISTORY
+    return { notes: [], warnings: [warning] }
+  }
+  const nearest = await range.previousTag(head)
+  if (!nearest || !isSafeRef(nearest)) {
+    const warning =
+      `${what}: found no pull requests, because ${none ? `${none}, and ` : ''}no tag comes ` +
+      `before ${short(head)} in the history: set \`since\` to the ref or sha to start from`
+    return { notes: [], warnings: [warning] }
+  }
+  const note =
+    `${what}: previous tag ${nearest}, the nearest before ${short(head)} in the history ` +
+    `(${none ?? 'the ref is not a version tag'})`
+  return { base: nearest, notes: [note], warnings: [] }
+}
