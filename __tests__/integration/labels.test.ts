@@ -257,7 +257,7 @@ test('a failure that would repeat for every request stops the remaining targets'
       // the call that failed, for the `failed` output
       request: {
         method: 'GET',
-        path: `${R}/issues/12/labels`,
+        path: `${R}/issues/12`,
         status: 401,
         requestId: expect.stringMatching(/^EMU:/)
       }
