@@ -35,12 +35,13 @@ import { describeScope, type StatefulCluster } from './state.js'
 export type RequestOutcome = 'confirmed' | 'unconfirmed' | 'refused'
 
 /**
- * Whether the service may have applied a request that ended in `error`: anything but an answer
- * that refuses it (a 4xx, every attempt answered) or a service never reached.
+ * Whether the service may have applied a request that ended in `error`: anything but a refusal
+ * of every attempt (each answered with a 4xx) or a service never reached. A retry refused after
+ * an attempt that got no answer or a 5xx (a rate limit that outlasts the step) does not undo it.
  */
 export function mayHaveApplied(error: unknown): boolean {
   if (!(error instanceof ServiceError) || error instanceof CancelledError) return true
-  if (error.unanswered > 0) return true
+  if (error.unanswered > 0 || error.serverErrors > 0) return true
   return error.status >= 500
 }
 
