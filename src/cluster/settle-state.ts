@@ -144,10 +144,12 @@ export function settledState(
       }
     }
   }
-  // Not in the snapshot, but its workload is still listed or the namespace filter leaves it
-  // out: as the file had it, so that a later run decommissions it once it is seen gone.
-  for (const entry of [...(cluster.state?.kept ?? []), ...(cluster.state?.filtered ?? [])])
+  // Not in the snapshot, but its workload is still listed (not gone after all: a rejected
+  // decommission's count goes) or the namespace filter leaves it out (not seen: kept as the file
+  // had it, count included), so that a later run decommissions it once it is seen gone.
+  for (const entry of cluster.state?.kept ?? [])
     now.set(entry.deployment_name, withoutRejections(entry))
+  for (const entry of cluster.state?.filtered ?? []) now.set(entry.deployment_name, entry)
   const deployments = [...now.values()].sort((a, b) =>
     a.deployment_name < b.deployment_name ? -1 : a.deployment_name > b.deployment_name ? 1 : 0
   )
