@@ -215,3 +215,21 @@ test('a set request the service refuses (a 4xx answer) leaves the state file as 
   expect(await readFile(join(workspace, STATE), 'utf8')).toBe(before)
   expect(statuses('apps/beta/app')).toEqual([])
 })
+
+test('a 5xx answer and then a refused retry: the service may have applied the first attempt, so the state lists what was sent', async () => {
+  await runOn(running('apps', 'alpha'), { 'cluster-mode': 'sync' })
+  // A gateway's 502 (the service may have applied the set behind it), then a rate limit that
+  // outlasts the step: the last answer is a refusal, but the first attempt was not one.
+  emulator.addFault({ method: 'POST', fault: { kind: 'status', status: 502 } })
+  emulator.addFault({
+    method: 'POST',
+    fault: { kind: 'status', status: 429, headers: { 'retry-after': '86400' } }
+  })
+  await cluster([...running('apps', 'alpha'), ...running('apps', 'beta')])
+  emulator.requests.length = 0
+  const failed = await step({ 'cluster-mode': 'sync', 'max-retries': '1' })
+  expect(failed.code).not.toBe(0)
+  expect(writesOf(emulator.requests)).toHaveLength(2)
+  expect(failed.stdout).toContain('the service did not confirm the request')
+  expect(await namesInState()).toEqual(['apps/alpha/app', 'apps/beta/app'])
+}, 60_000)

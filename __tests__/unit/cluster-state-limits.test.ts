@@ -3,7 +3,7 @@
  * bytes), the run is refused before any request when it could write more, and a directory the
  * file cannot be written in is found before any request.
  */
-import { chmod, mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises'
+import { chmod, mkdtemp, readdir, rm, writeFile, mkdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { directoryProblem } from '../../src/cluster/inputs.js'
@@ -18,6 +18,7 @@ import {
 } from '../../src/cluster/state-format.js'
 import { JOB_LIMIT } from '../../src/cluster/items.js'
 import { planState } from '../../src/cluster/state.js'
+import { writeState } from '../../src/cluster/settle-state.js'
 import { Collector } from '../../src/inputs/problems.js'
 import { InputError, parseInputs, type FileReader } from '../../src/parse-inputs.js'
 
@@ -175,6 +176,21 @@ describe('directoryProblem', () => {
     expect(directoryProblem(join(root, 'blocker', 'sub', 'state.json'))).toBe(
       `\`${join(root, 'blocker')}\` is not a directory`
     )
+  })
+
+  test('a file name the writer cannot write (its temporary name beside it is too long) is named, not found after the request', async () => {
+    // 250 characters: the name itself is allowed, `<name>.<pid>-<n>.tmp` is past 255.
+    const path = join(root, 'a'.repeat(250))
+    expect(directoryProblem(path)).toBe(
+      `the name \`${'a'.repeat(250)}\` is too long (ENAMETOOLONG) for the temporary file the step writes beside it: shorten it`
+    )
+    await expect(writeState(path, stateOf([1]))).rejects.toThrow('ENAMETOOLONG')
+    // One the writer can write passes, and the check leaves nothing behind.
+    const fits = join(root, 'a'.repeat(200))
+    expect(directoryProblem(fits)).toBeUndefined()
+    expect(await readdir(root)).toEqual([])
+    await writeState(fits, stateOf([1]))
+    expect(await readdir(root)).toEqual(['a'.repeat(200)])
   })
 
   // root may write anywhere: the mode only says no to other users.

@@ -195,6 +195,28 @@ describe('what the state holds after the service took the request', () => {
     }
   )
 
+  test('a rejected decommission the namespace filter now leaves out is kept as it was, its count with it', () => {
+    const owed = {
+      ...item(5),
+      workload: { namespace: 'batch', kind: 'Deployment' as const, name: 's5' },
+      decommission_rejections: 2
+    }
+    const filtered = {
+      ...cluster,
+      state: {
+        ...cluster.state,
+        previous: {
+          ...previous,
+          version: 3 as const,
+          deployments: [...previous.deployments, owed]
+        },
+        filtered: [owed]
+      }
+    }
+    for (const settled of [settledState(filtered, []), settledState(filtered, [], false)])
+      expect(settled?.state.deployments.find(e => e.deployment_name === 's5')).toEqual(owed)
+  })
+
   test('not confirmed: every previous entry stays as it was (s1 not updated) and a new deployment sent is added, the decommission owed', () => {
     const settled = settledState(cluster, [], false)
     expect(settled?.state.deployments).toEqual([item(1), item(2), item(3), item(4)])

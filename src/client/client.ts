@@ -218,6 +218,7 @@ export class ServiceClient {
     let untimedRateLimits = 0
     let rateLimitWaits = 0
     let unanswered = 0 // attempts sent without an answer: the service may have applied them
+    let serverErrors = 0 // attempts answered with a 5xx: the service may have applied them too
 
     for (;;) {
       const cancellation = this.options.cancellation
@@ -254,6 +255,7 @@ export class ServiceClient {
       if (failed.kind !== 'network' || unreachableCause(failed.error) === undefined) {
         reachedService = true
         if (failed.kind !== 'response') unanswered++
+        else if (failed.status >= 500) serverErrors++
       }
       const outcome = toOutcome(failed)
       const decision = decideRetry(
@@ -271,6 +273,7 @@ export class ServiceClient {
           elsewhere
         })
         error.unanswered = unanswered
+        error.serverErrors = serverErrors
         throw error
       }
       const rateLimited = decision.failure === 'rate-limit'

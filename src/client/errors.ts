@@ -43,6 +43,11 @@ export class ServiceError extends Error {
    * those may have been applied by the service. Set by the client; 0 when every attempt was answered.
    */
   unanswered = 0
+  /**
+   * Attempts answered with a 5xx: the service, or a gateway in front of it, may have applied
+   * them before it failed. Set by the client, as `unanswered`, whatever the last answer was.
+   */
+  serverErrors = 0
 
   constructor(details: ServiceErrorDetails) {
     super(formatServiceError(details))

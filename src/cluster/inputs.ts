@@ -1,5 +1,5 @@
 import { lstatSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { dirname, isAbsolute, join, resolve } from 'node:path'
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
 import * as z from 'zod/mini'
 import { readText, boundedText, booleanSchema, clusterSchema, oneOf } from '../inputs/fields.js'
 import { INPUT_DEFAULTS, type RawInputs } from '../inputs/names.js'
@@ -73,13 +73,17 @@ export function directoryProblem(path: string): string | undefined {
       return `\`${dir}\` cannot be read (${code ?? String(error)})`
     }
     if (!directory) return `\`${dir}\` is not a directory`
-    const probe = join(dir, `.record-deployment-${process.pid}-${Date.now()}.probe`)
+    // Named as the writer's temporary file (`<name>.<pid>-<n>.tmp`, settle-state.ts), or longer:
+    // a name the file system refuses for it is found now, not after the request.
+    const probe = join(dir, `${basename(path)}.${process.pid}-probe.tmp`)
     try {
       writeFileSync(probe, '', { flag: 'wx' })
       rmSync(probe, { force: true })
       return undefined
     } catch (error) {
       const code = (error as { code?: string }).code
+      if (code === 'ENAMETOOLONG')
+        return `the name \`${basename(path)}\` is too long (ENAMETOOLONG) for the temporary file the step writes beside it: shorten it`
       return `the directory \`${dir}\` is not writable (${code ?? String(error)})`
     }
   }

@@ -35,12 +35,13 @@ import { describeScope, type StatefulCluster } from './state.js'
 export type RequestOutcome = 'confirmed' | 'unconfirmed' | 'refused'
 
 /**
- * Whether the service may have applied a request that ended in `error`: anything but an answer
- * that refuses it (a 4xx, every attempt answered) or a service never reached.
+ * Whether the service may have applied a request that ended in `error`: anything but a refusal
+ * of every attempt (each answered with a 4xx) or a service never reached. A retry refused after
+ * an attempt that got no answer or a 5xx (a rate limit that outlasts the step) does not undo it.
  */
 export function mayHaveApplied(error: unknown): boolean {
   if (!(error instanceof ServiceError) || error instanceof CancelledError) return true
-  if (error.unanswered > 0) return true
+  if (error.unanswered > 0 || error.serverErrors > 0) return true
   return error.status >= 500
 }
 
@@ -143,10 +144,12 @@ export function settledState(
       }
     }
   }
-  // Not in the snapshot, but its workload is still listed or the namespace filter leaves it
-  // out: as the file had it, so that a later run decommissions it once it is seen gone.
-  for (const entry of [...(cluster.state?.kept ?? []), ...(cluster.state?.filtered ?? [])])
+  // Not in the snapshot, but its workload is still listed (not gone after all: a rejected
+  // decommission's count goes) or the namespace filter leaves it out (not seen: kept as the file
+  // had it, count included), so that a later run decommissions it once it is seen gone.
+  for (const entry of cluster.state?.kept ?? [])
     now.set(entry.deployment_name, withoutRejections(entry))
+  for (const entry of cluster.state?.filtered ?? []) now.set(entry.deployment_name, entry)
   const deployments = [...now.values()].sort((a, b) =>
     a.deployment_name < b.deployment_name ? -1 : a.deployment_name > b.deployment_name ? 1 : 0
   )
