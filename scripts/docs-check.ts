@@ -288,7 +288,7 @@ export function pointerProblem(pointer: Pointer, root = projectRoot()): string |
  * table holding one needs a pointer beside it.
  */
 export const PROMISE =
-  /\b(always|never|is written|are written|is sent|are sent|fails?|is retried|are retried|retries|is refused|are refused|stops?|waits?|is decommissioned|are decommissioned|is skipped|are skipped)\b/i
+  /\b(always|never|is written|are written|is sent|are sent|fails?|is retried|are retried|retries|is refused|are refused|stops?|waits?|is decommissioned|are decommissioned|is skipped|are skipped|skips|failed|retry|refuses|rejects?|is rejected|are rejected|decommissions|is deleted|is dropped|are dropped|drops|is ignored|are ignored|ignores|is kept|are kept|keeps)\b/i
 
 export interface Unit {
   where: string

@@ -212,6 +212,20 @@ describe('README and docs/ keep a pointer beside each behaviour they promise', (
     ].join('\n')
     expect(promisesWithoutPointer('page.md', page).map(u => u.where)).toEqual(['page.md:6'])
   })
+
+  test('a promise said with another verb is found too', () => {
+    const said = [
+      'Entries outside the filter are kept.',
+      'The step refuses a state file of another cluster.',
+      'A bad item is dropped, a warning is ignored, a retry follows.',
+      'It decommissions what vanished; the service rejects the rest.'
+    ]
+    for (const sentence of said)
+      expect({ sentence, bare: promisesWithoutPointer('p.md', sentence).length }).toEqual({
+        sentence,
+        bare: 1
+      })
+  })
 })
 
 describe('links resolve', () => {
