@@ -307,7 +307,7 @@ export function unitsOf(path: string, text: string): Unit[] {
   let fence = false
   const lines = text.split('\n')
   lines.forEach((line, i) => {
-    if (/^\s*```/.test(line)) {
+    if (/^\s*(```|~~~)/.test(line)) {
       fence = !fence
       current = undefined
       return
@@ -365,7 +365,7 @@ export function anchorsOf(text: string): Set<string> {
   const seen = new Map<string, number>()
   let fence = false
   for (const line of text.split('\n')) {
-    if (/^\s*```/.test(line)) fence = !fence
+    if (/^\s*(```|~~~)/.test(line)) fence = !fence
     if (fence) continue
     const heading = /^#{1,6} (.+?)\s*#*\s*$/.exec(line)?.[1]
     if (heading === undefined) continue
@@ -397,7 +397,7 @@ export function linksIn(path: string, text: string): Link[] {
   const links: Link[] = []
   let fence = false
   text.split('\n').forEach((line, i) => {
-    if (/^\s*```/.test(line)) fence = !fence
+    if (/^\s*(```|~~~)/.test(line)) fence = !fence
     if (fence) return
     const prose = line.replace(/`[^`]*`/g, '').replace(/<!--.*?-->/g, '')
     const targets = [

@@ -22,6 +22,7 @@ import {
   testTitles,
   titleMatches
 } from '../../scripts/docs-check.js'
+import { documentedSources } from '../../scripts/documented-sources.js'
 import { projectRoot } from '../../scripts/run-action.js'
 
 const root = projectRoot()
@@ -225,6 +226,40 @@ describe('README and docs/ keep a pointer beside each behaviour they promise', (
         sentence,
         bare: 1
       })
+  })
+})
+
+describe('the example table reads every block a user copies', () => {
+  test('a block indented in a list item, or fenced with ~~~, is run like any other', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docs-blocks-'))
+    mkdirSync(join(dir, 'examples'))
+    writeFileSync(
+      join(dir, 'README.md'),
+      [
+        '## Jobs',
+        '',
+        '- In a list item:',
+        '',
+        '  ```yaml',
+        '  - uses: OWNER/record-deployment@v1',
+        '    with:',
+        '      labels: a',
+        '  ```',
+        '',
+        '~~~yaml',
+        '- uses: OWNER/record-deployment@v1',
+        '  with:',
+        '    labels: b',
+        '~~~',
+        ''
+      ].join('\n')
+    )
+    const found = documentedSources(dir).map(s => [s.source, s.document])
+    rmSync(dir, { recursive: true, force: true })
+    expect(found).toEqual([
+      ['README.md: Jobs', [{ uses: 'OWNER/record-deployment@v1', with: { labels: 'a' } }]],
+      ['README.md: Jobs', [{ uses: 'OWNER/record-deployment@v1', with: { labels: 'b' } }]]
+    ])
   })
 })
 
