@@ -254,6 +254,18 @@ export function commentProblems(path: string, text: string): CommentProblem[] {
   return found
 }
 
+/**
+ * Why a check pointer holds nothing, or undefined. It must name something that runs checks (the
+ * CI script `.ci/run` and what sits beside it, a script of scripts/, a workflow): any existing file,
+ * `<!-- check: package.json › ... -->`, would let a promise pass with no check behind it.
+ */
+export function checkProblem(check: Pointer, root = projectRoot()): string | undefined {
+  if (!/^(\.ci\/[^/]+|scripts\/.+|\.github\/workflows\/[^/]+\.ya?ml)$/.test(check.file))
+    return `${check.file} runs no check: name .ci/run, a script of scripts/ or a workflow`
+  if (!existsSync(join(root, check.file))) return `no file ${check.file}`
+  return undefined
+}
+
 const titleCache = new Map<string, TestTitles | undefined>()
 function titlesOf(root: string, file: string): TestTitles | undefined {
   if (!titleCache.has(file)) {
@@ -493,8 +505,10 @@ if (process.argv[1] && /docs-check\.[jt]s$/.test(relative(process.cwd(), process
       if (problem) report(`${p.where}: pointer: ${problem}`)
     }
     for (const c of commentProblems(path, text)) report(`${c.where}: ${c.problem}`)
-    for (const c of checksIn(path, text))
-      if (!existsSync(join(root, c.file))) report(`${c.where}: check: no file ${c.file}`)
+    for (const c of checksIn(path, text)) {
+      const problem = checkProblem(c, root)
+      if (problem) report(`${c.where}: check: ${problem}`)
+    }
     for (const u of promisesWithoutPointer(path, text))
       report(`${u.where}: promise without pointer: ${u.text.slice(0, 90)}`)
     for (const l of linksIn(path, text)) {

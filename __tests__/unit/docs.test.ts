@@ -5,11 +5,12 @@
  * rules are in scripts/docs-check.ts, which a writer can also run by hand; each is tried here on
  * a page made to break it, so that a check that passes everything is seen.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
   anchorsOf,
+  checkProblem,
   checksIn,
   commentProblems,
   documentationFiles,
@@ -77,7 +78,7 @@ describe('every pointer names a test that exists', () => {
       .map(p => [p.where, pointerProblem(p, root)] as const)
       .filter(([, problem]) => problem !== undefined)
     expect(broken).toEqual([])
-    const checks = checksIn(path, text).filter(c => !existsSync(join(root, c.file)))
+    const checks = checksIn(path, text).filter(c => checkProblem(c, root) !== undefined)
     expect(checks).toEqual([])
   })
 
@@ -132,6 +133,15 @@ describe('every pointer names a test that exists', () => {
       'p.md:6',
       'p.md:8'
     ])
+  })
+
+  test('a check pointer names something that runs checks, not any file', () => {
+    const at = (file: string) => checkProblem({ where: 'x', file, name: 'y' }, root)
+    expect(at('.ci/run')).toBeUndefined()
+    expect(at('scripts/docs-check.ts')).toBeUndefined()
+    expect(at('README.md')).toMatch(/runs no check/)
+    expect(at('package.json')).toMatch(/runs no check/)
+    expect(at('.ci/none')).toMatch(/no file/)
   })
 
   test('a pointer to a skipped, todo or failing test holds nothing', () => {
