@@ -28,7 +28,15 @@ export function documentationFiles(root = projectRoot()): string[] {
 export interface TestTitles {
   /** each test as jest names it: its describe blocks' titles, outermost first, then its own */
   tests: string[][]
+  /**
+   * the tests of `tests` that hold nothing when jest runs: `.skip`, `.todo` and `.failing` (a
+   * test that passes when its body fails), or inside a `describe.skip`
+   */
+  idle: string[][]
 }
+
+/** Modifiers after which a test holds no promise: it does not run, or passes when it fails. */
+const IDLE = /\.(skip|todo|failing)\b/
 
 /**
  * The tests a file declares: `test(` / `it(` / `describe(` with any modifiers (`.concurrent`,
@@ -38,7 +46,8 @@ export interface TestTitles {
  */
 export function testTitles(text: string): TestTitles {
   const tests: string[][] = []
-  const describes: Array<{ title: string; end: number }> = []
+  const idle: string[][] = []
+  const describes: Array<{ title: string; end: number; idle: boolean }> = []
   const callee = /(?<![.\w$])(describe|test|it)((?:\.[a-z]+)*)\s*\(/y
   for (let i = 0; i < text.length; i++) {
     const skipped = skipNonCode(text, i)
@@ -60,11 +69,18 @@ export function testTitles(text: string): TestTitles {
     const literal = stringAt(text, at)
     if (literal === undefined) continue
     i = open
-    const around = describes.filter(d => d.end > m.index).map(d => d.title)
-    if (m[1] === 'describe') describes.push({ title: literal, end: skipBalanced(text, at - 1) })
-    else tests.push([...around, literal])
+    const enclosing = describes.filter(d => d.end > m.index)
+    const around = enclosing.map(d => d.title)
+    const isIdle = IDLE.test(m[2] ?? '') || enclosing.some(d => d.idle)
+    if (m[1] === 'describe')
+      describes.push({ title: literal, end: skipBalanced(text, at - 1), idle: isIdle })
+    else {
+      const test = [...around, literal]
+      tests.push(test)
+      if (isIdle) idle.push(test)
+    }
   }
-  return { tests }
+  return { tests, idle }
 }
 
 /**
@@ -187,6 +203,69 @@ export function pointersIn(path: string, text: string): Pointer[] {
   return found
 }
 
+export interface CommentProblem {
+  where: string
+  problem: string
+}
+
+/**
+ * Pointers a reader would see, or that are no pointer at all. GitHub (cmark-gfm) hides a comment
+ * that opens a line as an HTML block whatever it holds; a comment inside a line (after a
+ * sentence, in a table cell) it hides only when its text holds no `--`, does not start with `>` or
+ * `->` and does not end with `-`, and shows it as text otherwise: `<!-- test: ... › --help ... -->`
+ * after a sentence shows the test file on the page. In a code block every comment is shown. And a
+ * comment that starts like a pointer but is not one (`<!-- test: file - name -->`) is checked by
+ * nothing: it is named too.
+ */
+export function commentProblems(path: string, text: string): CommentProblem[] {
+  const found: CommentProblem[] = []
+  let fence = false
+  text.split('\n').forEach((line, i) => {
+    const where = `${path}:${i + 1}`
+    if (/^\s*(```|~~~)/.test(line)) {
+      fence = !fence
+      return
+    }
+    if (fence) {
+      if (/<!--\s*(test|check)\s*:/.test(line))
+        found.push({ where, problem: 'a pointer inside a code block is shown as text' })
+      return
+    }
+    for (const m of line.matchAll(/<!--([\s\S]*?)-->/g)) {
+      const body = m[1] ?? ''
+      if (!/^\s*(tests?|checks?)\s*:/.test(body)) continue
+      if (
+        !new RegExp(`^${POINTER.source}$`).test(m[0]) &&
+        !new RegExp(`^${CHECK.source}$`).test(m[0])
+      )
+        found.push({
+          where,
+          problem: `not a pointer (\`<!-- test: file › name -->\`), so checked by nothing: ${m[0].slice(0, 60)}`
+        })
+      const inline = line.slice(0, m.index).trim() !== ''
+      if (inline && (body.includes('--') || /^-?>/.test(body) || body.endsWith('-')))
+        found.push({
+          where,
+          problem:
+            'a comment inside a line whose text holds `--` is shown as text by GitHub: start its line with it'
+        })
+    }
+  })
+  return found
+}
+
+/**
+ * Why a check pointer holds nothing, or undefined. It must name something that runs checks (the
+ * CI script `.ci/run` and what sits beside it, a script of scripts/, a workflow): any existing file,
+ * `<!-- check: package.json › ... -->`, would let a promise pass with no check behind it.
+ */
+export function checkProblem(check: Pointer, root = projectRoot()): string | undefined {
+  if (!/^(\.ci\/[^/]+|scripts\/.+|\.github\/workflows\/[^/]+\.ya?ml)$/.test(check.file))
+    return `${check.file} runs no check: name .ci/run, a script of scripts/ or a workflow`
+  if (!existsSync(join(root, check.file))) return `no file ${check.file}`
+  return undefined
+}
+
 const titleCache = new Map<string, TestTitles | undefined>()
 function titlesOf(root: string, file: string): TestTitles | undefined {
   if (!titleCache.has(file)) {
@@ -206,11 +285,11 @@ export function pointerProblem(pointer: Pointer, root = projectRoot()): string |
   const titles = titlesOf(root, pointer.file)
   if (!titles) return `${pointer.file} is not a test file of __tests__/`
   const parts = pointer.name.split(' › ')
-  const named = titles.tests.some(
-    test =>
-      test.length === parts.length && test.every((title, i) => titleMatches(title, parts[i] ?? ''))
-  )
-  if (!named) return `${pointer.file} has no test named "${pointer.name}"`
+  const names = (test: string[]) =>
+    test.length === parts.length && test.every((title, i) => titleMatches(title, parts[i] ?? ''))
+  if (!titles.tests.some(names)) return `${pointer.file} has no test named "${pointer.name}"`
+  if (!titles.tests.some(test => names(test) && !titles.idle.includes(test)))
+    return `${pointer.file}: "${pointer.name}" is skipped, a todo or failing: it holds nothing`
   return undefined
 }
 
@@ -221,7 +300,7 @@ export function pointerProblem(pointer: Pointer, root = projectRoot()): string |
  * table holding one needs a pointer beside it.
  */
 export const PROMISE =
-  /\b(always|never|is written|are written|is sent|are sent|fails?|is retried|are retried|retries|is refused|are refused|stops?|waits?|is decommissioned|are decommissioned|is skipped|are skipped)\b/i
+  /\b(always|never|is written|are written|is sent|are sent|fails?|is retried|are retried|retries|is refused|are refused|stops?|waits?|is decommissioned|are decommissioned|is skipped|are skipped|skips|failed|retry|refuses|rejects?|is rejected|are rejected|decommissions|is deleted|is dropped|are dropped|drops|is ignored|are ignored|ignores|is kept|are kept|keeps)\b/i
 
 export interface Unit {
   where: string
@@ -240,7 +319,7 @@ export function unitsOf(path: string, text: string): Unit[] {
   let fence = false
   const lines = text.split('\n')
   lines.forEach((line, i) => {
-    if (/^\s*```/.test(line)) {
+    if (/^\s*(```|~~~)/.test(line)) {
       fence = !fence
       current = undefined
       return
@@ -298,7 +377,7 @@ export function anchorsOf(text: string): Set<string> {
   const seen = new Map<string, number>()
   let fence = false
   for (const line of text.split('\n')) {
-    if (/^\s*```/.test(line)) fence = !fence
+    if (/^\s*(```|~~~)/.test(line)) fence = !fence
     if (fence) continue
     const heading = /^#{1,6} (.+?)\s*#*\s*$/.exec(line)?.[1]
     if (heading === undefined) continue
@@ -330,11 +409,14 @@ export function linksIn(path: string, text: string): Link[] {
   const links: Link[] = []
   let fence = false
   text.split('\n').forEach((line, i) => {
-    if (/^\s*```/.test(line)) fence = !fence
+    if (/^\s*(```|~~~)/.test(line)) fence = !fence
     if (fence) return
     const prose = line.replace(/`[^`]*`/g, '').replace(/<!--.*?-->/g, '')
     const targets = [
-      ...[...prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map(m => m[1] ?? ''),
+      // a title may be quoted either way or parenthesized; a target may be in angle brackets
+      ...[
+        ...prose.matchAll(/\]\(\s*(<[^>\n]*>|[^)\s]+)(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g)
+      ].map(m => (m[1] ?? '').replace(/^<(.*)>$/, '$1')),
       ...[...prose.matchAll(/^\s*\[[^\]]+\]:\s*(\S+)/g)].map(m => m[1] ?? '')
     ]
     for (const target of targets)
@@ -356,9 +438,19 @@ export function linkProblem(
   if (!existsSync(full)) return `${target}: ${file} does not exist`
   if (anchor === undefined || anchor === '') return undefined
   if (!file.endsWith('.md')) return `${target}: an anchor into a file that is not markdown`
-  if (!anchorsOf(readFileSync(full, 'utf8')).has(anchor))
+  const anchors = anchorsOf(readFileSync(full, 'utf8'))
+  // a browser reads `#caf%C3%A9` as `#café`
+  if (!anchors.has(anchor) && !anchors.has(decodedAnchor(anchor)))
     return `${target}: ${file} has no heading with the anchor #${anchor}`
   return undefined
+}
+
+function decodedAnchor(anchor: string): string {
+  try {
+    return decodeURIComponent(anchor)
+  } catch {
+    return anchor
+  }
 }
 
 // ---------------------------------------------------------------- the writer's command
@@ -412,8 +504,11 @@ if (process.argv[1] && /docs-check\.[jt]s$/.test(relative(process.cwd(), process
       const problem = pointerProblem(p, root)
       if (problem) report(`${p.where}: pointer: ${problem}`)
     }
-    for (const c of checksIn(path, text))
-      if (!existsSync(join(root, c.file))) report(`${c.where}: check: no file ${c.file}`)
+    for (const c of commentProblems(path, text)) report(`${c.where}: ${c.problem}`)
+    for (const c of checksIn(path, text)) {
+      const problem = checkProblem(c, root)
+      if (problem) report(`${c.where}: check: ${problem}`)
+    }
     for (const u of promisesWithoutPointer(path, text))
       report(`${u.where}: promise without pointer: ${u.text.slice(0, 90)}`)
     for (const l of linksIn(path, text)) {

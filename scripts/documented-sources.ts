@@ -112,22 +112,39 @@ function blocksOf(
   const found: Array<{ source: string; fence: string; body: string }> = []
   let section = ''
   let heading = ''
-  const blocks = readFileSync(join(root, file), 'utf8').split(/^```/m)
-  for (let i = 0; i < blocks.length; i++) {
-    const block = blocks[i] ?? ''
-    if (i % 2 === 0) {
-      for (const [, level, title] of block.matchAll(/^(#{2,4}) (.+)$/gm)) {
-        if (level === '##') section = heading = (title ?? '').trim()
-        else heading = `${section}: ${(title ?? '').trim()}`
+  // A fence may be indented (a block inside a list item) and made of ``` or ~~~: GitHub renders
+  // each as a code block, so a user copies it like any other; its body loses the fence's indent.
+  let open: { marker: string; indent: number; fence: string; lines: string[] } | undefined
+  for (const line of readFileSync(join(root, file), 'utf8').split('\n')) {
+    const fenceLine = /^(\s*)(`{3,}|~{3,})\s*([^`\s]*)/.exec(line)
+    if (open) {
+      if (fenceLine && fenceLine[2]?.startsWith(open.marker) && !fenceLine[3]) {
+        found.push({
+          source: heading ? `${file}: ${heading}` : file,
+          fence: open.fence,
+          body:
+            open.lines
+              .map(l => l.replace(new RegExp(`^ {0,${open?.indent ?? 0}}`), ''))
+              .join('\n') + '\n'
+        })
+        open = undefined
+      } else open.lines.push(line)
+      continue
+    }
+    if (fenceLine) {
+      open = {
+        marker: fenceLine[2] ?? '```',
+        indent: fenceLine[1]?.length ?? 0,
+        fence: fenceLine[3] ?? '',
+        lines: []
       }
       continue
     }
-    const newline = block.indexOf('\n')
-    found.push({
-      source: heading ? `${file}: ${heading}` : file,
-      fence: block.slice(0, newline).trim(),
-      body: block.slice(newline + 1)
-    })
+    const title = /^(#{2,4}) (.+)$/.exec(line)
+    if (title) {
+      if (title[1] === '##') section = heading = (title[2] ?? '').trim()
+      else heading = `${section}: ${(title[2] ?? '').trim()}`
+    }
   }
   return found
 }

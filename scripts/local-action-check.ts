@@ -1,5 +1,5 @@
 /**
- * `.ci/run`'s check of README "Run it locally": the action's TypeScript sources (src/main.ts)
+ * `.ci/run`'s check of docs/development.md "Run it locally": the action's TypeScript sources (src/main.ts)
  * run under `@github/local-action` itself, the standard local runner, against the emulator, as a
  * user does from a fresh clone: `.env` made from `.env.example` (only the port changed), then
  * again with `token`, `api-url` and `repository` left out of `.env` and GITHUB_TOKEN,
@@ -37,7 +37,7 @@ try {
     emulator.reset()
     const file = join(scratch, '.env')
     await writeFile(file, text)
-    // As README says, from the checkout; --yes also lets local-action's own `npm exec tsx` fetch tsx.
+    // As docs/development.md says, from the checkout; --yes also lets local-action's own `npm exec tsx` fetch tsx.
     const run = await start('npx', ['--yes', LOCAL_ACTION, '.', 'src/main.ts', file], root, {
       ...process.env,
       ...vars

@@ -5,11 +5,14 @@
  * rules are in scripts/docs-check.ts, which a writer can also run by hand; each is tried here on
  * a page made to break it, so that a check that passes everything is seen.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
   anchorsOf,
+  checkProblem,
   checksIn,
+  commentProblems,
   documentationFiles,
   linkProblem,
   linksIn,
@@ -20,6 +23,7 @@ import {
   testTitles,
   titleMatches
 } from '../../scripts/docs-check.js'
+import { documentedSources } from '../../scripts/documented-sources.js'
 import { projectRoot } from '../../scripts/run-action.js'
 
 const root = projectRoot()
@@ -28,12 +32,12 @@ const pages = documentationFiles(root).map(
 )
 const readme = pages[0]?.[1] ?? ''
 
-/** README as GitHub renders its text: no code blocks, no inline code, no comments. */
-const rendered = (text: string) =>
-  text
-    .replace(/^```[\s\S]*?^```/gm, '')
-    .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(/`[^`\n]*`/g, '')
+/**
+ * README as GitHub shows it: without its comments. Code blocks and inline code are shown, so a
+ * test file named there is on the page too; a comment GitHub would show as text is found by
+ * commentProblems.
+ */
+const rendered = (text: string) => text.replace(/<!--[\s\S]*?-->/g, '')
 
 describe('README is read in five minutes', () => {
   test('at most 450 lines, with the first example within the first 60', () => {
@@ -74,7 +78,7 @@ describe('every pointer names a test that exists', () => {
       .map(p => [p.where, pointerProblem(p, root)] as const)
       .filter(([, problem]) => problem !== undefined)
     expect(broken).toEqual([])
-    const checks = checksIn(path, text).filter(c => !existsSync(join(root, c.file)))
+    const checks = checksIn(path, text).filter(c => checkProblem(c, root) !== undefined)
     expect(checks).toEqual([])
   })
 
@@ -102,6 +106,67 @@ describe('every pointer names a test that exists', () => {
     expect(
       at('__tests__/unit/docs.test.ts', 'every pointer names a test that exists › README.md')
     ).toBeUndefined()
+  })
+
+  test('no pointer is shown as text, and every comment that starts like a pointer is one', () => {
+    const shown = pages.flatMap(([path, text]) => commentProblems(path, text))
+    expect(shown).toEqual([])
+  })
+
+  test('a pointer GitHub would show, or one written wrong, is caught; one on its own line is not', () => {
+    const page = [
+      'The step stops. <!-- test: __tests__/integration/cli.test.ts › --help lists the inputs -->',
+      '<!-- test: __tests__/integration/cli.test.ts › --help lists the inputs -->',
+      'It waits. <!-- test: __tests__/unit/x.test.ts › a plain name -->',
+      '| `a` | b <!-- test: __tests__/unit/x.test.ts › the --dry-run flag --> |',
+      '<!-- test: __tests__/unit/x.test.ts - a dash, not › -->',
+      '<!--test:__tests__/unit/x.test.ts › no spaces-->',
+      '```yaml',
+      'a: 1 <!-- test: __tests__/unit/x.test.ts › in code -->',
+      '```',
+      '<!-- a plain comment -- with dashes -->'
+    ].join('\n')
+    expect(commentProblems('p.md', page).map(c => c.where)).toEqual([
+      'p.md:1',
+      'p.md:4',
+      'p.md:5',
+      'p.md:6',
+      'p.md:8'
+    ])
+  })
+
+  test('a check pointer names something that runs checks, not any file', () => {
+    const at = (file: string) => checkProblem({ where: 'x', file, name: 'y' }, root)
+    expect(at('.ci/run')).toBeUndefined()
+    expect(at('scripts/docs-check.ts')).toBeUndefined()
+    expect(at('README.md')).toMatch(/runs no check/)
+    expect(at('package.json')).toMatch(/runs no check/)
+    expect(at('.ci/none')).toMatch(/no file/)
+  })
+
+  test('a pointer to a skipped, todo or failing test holds nothing', () => {
+    const { idle } = testTitles(
+      [
+        "test.skip('skipped', () => {})",
+        "test.todo('todo')",
+        "it.failing('failing', () => {})",
+        "describe.skip('off', () => { test('inside', () => {}) })",
+        "test('runs', () => {})"
+      ].join('\n')
+    )
+    expect(idle).toEqual([['skipped'], ['todo'], ['failing'], ['off', 'inside']])
+    const dir = mkdtempSync(join(tmpdir(), 'docs-check-'))
+    mkdirSync(join(dir, '__tests__/unit'), { recursive: true })
+    writeFileSync(
+      join(dir, '__tests__/unit/idle.test.ts'),
+      "test.skip('off', () => {})\ntest('on', () => {})\ntest.todo('later')\n"
+    )
+    const at = (name: string) =>
+      pointerProblem({ where: 'x', file: '__tests__/unit/idle.test.ts', name }, dir)
+    expect(at('off')).toMatch(/holds nothing/)
+    expect(at('later')).toMatch(/holds nothing/)
+    expect(at('on')).toBeUndefined()
+    rmSync(dir, { recursive: true, force: true })
   })
 
   test('test titles are read with their describe blocks, table forms and quotes of every kind', () => {
@@ -158,6 +223,54 @@ describe('README and docs/ keep a pointer beside each behaviour they promise', (
     ].join('\n')
     expect(promisesWithoutPointer('page.md', page).map(u => u.where)).toEqual(['page.md:6'])
   })
+
+  test('a promise said with another verb is found too', () => {
+    const said = [
+      'Entries outside the filter are kept.',
+      'The step refuses a state file of another cluster.',
+      'A bad item is dropped, a warning is ignored, a retry follows.',
+      'It decommissions what vanished; the service rejects the rest.'
+    ]
+    for (const sentence of said)
+      expect({ sentence, bare: promisesWithoutPointer('p.md', sentence).length }).toEqual({
+        sentence,
+        bare: 1
+      })
+  })
+})
+
+describe('the example table reads every block a user copies', () => {
+  test('a block indented in a list item, or fenced with ~~~, is run like any other', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docs-blocks-'))
+    mkdirSync(join(dir, 'examples'))
+    writeFileSync(
+      join(dir, 'README.md'),
+      [
+        '## Jobs',
+        '',
+        '- In a list item:',
+        '',
+        '  ```yaml',
+        '  - uses: OWNER/record-deployment@v1',
+        '    with:',
+        '      labels: a',
+        '  ```',
+        '',
+        '~~~yaml',
+        '- uses: OWNER/record-deployment@v1',
+        '  with:',
+        '    labels: b',
+        '~~~',
+        ''
+      ].join('\n')
+    )
+    const found = documentedSources(dir).map(s => [s.source, s.document])
+    rmSync(dir, { recursive: true, force: true })
+    expect(found).toEqual([
+      ['README.md: Jobs', [{ uses: 'OWNER/record-deployment@v1', with: { labels: 'a' } }]],
+      ['README.md: Jobs', [{ uses: 'OWNER/record-deployment@v1', with: { labels: 'b' } }]]
+    ])
+  })
 })
 
 describe('links resolve', () => {
@@ -193,5 +306,13 @@ describe('links resolve', () => {
       '[a](x.md) `[b](y.md)` [c](https://example.com)\n```\n[d](z.md)\n```'
     )
     expect(links.map(l => l.target)).toEqual(['x.md'])
+    // every title form and an angle-bracketed target are links too; an encoded anchor is decoded
+    const titled = linksIn(
+      'p.md',
+      `[a](x.md "t") [b](y.md 't') [c](z.md (t)) [d](<w w.md>) ![e](img.png)`
+    )
+    expect(titled.map(l => l.target)).toEqual(['x.md', 'y.md', 'z.md', 'w w.md', 'img.png'])
+    expect(linkProblem('README.md', '#quick-start-%28development%29', root)).toMatch(/no heading/)
+    expect(linkProblem('README.md', '#q%75ick-start-development', root)).toBeUndefined()
   })
 })
