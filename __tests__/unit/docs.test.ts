@@ -312,7 +312,9 @@ describe('links resolve', () => {
       `[a](x.md "t") [b](y.md 't') [c](z.md (t)) [d](<w w.md>) ![e](img.png)`
     )
     expect(titled.map(l => l.target)).toEqual(['x.md', 'y.md', 'z.md', 'w w.md', 'img.png'])
-    expect(linkProblem('docs/development.md', '#quick-start-%28development%29', root)).toMatch(/no heading/)
+    expect(linkProblem('docs/development.md', '#quick-start-%28development%29', root)).toMatch(
+      /no heading/
+    )
     expect(linkProblem('docs/development.md', '#q%75ick-start-development', root)).toBeUndefined()
   })
 })
