@@ -9,12 +9,7 @@ import { Cancellation } from './client/cancel.js'
 import { emptyResult, firstLineOf } from './result.js'
 import type { RunOptions } from './run.js'
 import { listenForCancel } from './signals.js'
-
-const coreLog = {
-  debug: (message: string) => core.debug(message),
-  info: (message: string) => core.info(message),
-  warning: (message: string) => core.warning(message)
-}
+import { actionLog, debugLines, failStep } from './log-writer.js'
 
 /**
  * The action as the runner starts it: inputs from INPUT_* variables, outputs to GITHUB_OUTPUT.
@@ -26,10 +21,10 @@ export async function run(options: RunOptions = {}): Promise<void> {
     await runAction(options, outputs)
   } catch (error) {
     // A bug of ours, not the user's: the message for the log, the stack for a debug run.
-    if (error instanceof Error && error.stack) core.debug(error.stack)
+    if (error instanceof Error && error.stack) debugLines(error.stack)
     // Every output, empty, so that later steps' `fromJSON` still works.
     const unwritten = outputs.written ? undefined : writeEmptyOutputs()
-    core.setFailed(
+    failStep(
       `record-deployment stopped on an unexpected error: ${error instanceof Error ? error.message : String(error)}. ` +
         'Re-run with debug logging for the details, and report it with that log.' +
         (unwritten ? `\n\n${unwritten}` : '')
@@ -48,7 +43,7 @@ async function runAction(options: RunOptions, outputs: { written: boolean }): Pr
     inputs = parseInputs(
       readRawInputs(
         name => core.getInput(name),
-        message => core.debug(message)
+        message => actionLog.debug(message)
       ),
       process.env
     )
@@ -56,7 +51,7 @@ async function runAction(options: RunOptions, outputs: { written: boolean }): Pr
     if (error instanceof InputError) {
       outputs.written = true
       const unwritten = writeEmptyOutputs()
-      core.setFailed([error.message, ...(unwritten ? [unwritten] : [])].join('\n\n'))
+      failStep([error.message, ...(unwritten ? [unwritten] : [])].join('\n\n'))
       return
     }
     throw error
@@ -70,26 +65,26 @@ async function runAction(options: RunOptions, outputs: { written: boolean }): Pr
     // Only `pull-requests: auto` reads the payload; for anything else the file does not matter.
     const discovers = inputs.labels?.pullRequests === 'auto'
     const message = `${problem}; the event is read as empty`
-    if (discovers) core.warning(`${message}, so \`pull-requests: auto\` may find nothing`)
-    else core.debug(message)
+    if (discovers) actionLog.warning(`${message}, so \`pull-requests: auto\` may find nothing`)
+    else actionLog.debug(message)
   }
   const cancellation = options.cancellation ?? new Cancellation()
   // Until the outputs and the summary are written: a signal then must not kill the process.
-  const stopListening = listenForCancel(cancellation, message => core.info(message))
+  const stopListening = listenForCancel(cancellation, message => actionLog.info(message))
   try {
     const { run: runJobs } = await loading
-    const result = await runJobs(inputs, { log: coreLog, event, ...options, cancellation })
+    const result = await runJobs(inputs, { log: actionLog, event, ...options, cancellation })
 
     const fitted = fittedOutputs(result)
     outputs.written = true
     const unwritten = writeOutputs(fitted.outputs)
-    for (const cut of describeCuts(fitted)) core.warning(cut)
+    for (const cut of describeCuts(fitted)) actionLog.warning(cut)
     await writeSummary(renderSummary(result, inputs.connection.org, fitted))
     const failures = [
       ...(result.failures.length > 0 || result.cancelled ? [failureReport(result)] : []),
       ...(unwritten ? [unwritten] : [])
     ]
-    if (failures.length > 0) core.setFailed(failures.join('\n\n'))
+    if (failures.length > 0) failStep(failures.join('\n\n'))
   } finally {
     stopListening()
   }
@@ -144,7 +139,7 @@ async function writeSummary(markdown: string): Promise<void> {
   try {
     await core.summary.addRaw(markdown).write()
   } catch (error) {
-    core.warning(
+    actionLog.warning(
       `The job summary could not be written to GITHUB_STEP_SUMMARY (${process.env['GITHUB_STEP_SUMMARY']}): ` +
         `${firstLineOf(error)}. The log above says what was recorded.`
     )

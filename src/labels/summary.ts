@@ -1,4 +1,4 @@
-import { MAX_SUMMARY_ROWS, cell } from '../markdown.js'
+import { MAX_SUMMARY_ROWS, codeCell } from '../markdown.js'
 import type { RunResult } from '../result.js'
 
 /** A run with only labels to apply is titled by what it did to them, never "Deployment recorded". */
@@ -17,7 +17,7 @@ export function labelsSection(result: RunResult): string[] {
     '|---|---|---|'
   ]
   const names = (list: string[]) =>
-    list.length > 0 ? list.map(n => `\`${cell(n)}\``).join(', ') : 'already done'
+    list.length > 0 ? list.map(n => codeCell(n)).join(', ') : 'already done'
   for (const l of result.labeled.slice(0, MAX_SUMMARY_ROWS)) {
     // What this run took off; what it found already gone (someone else's removal) said apart.
     const removed = [
