@@ -234,3 +234,121 @@ describe('the summary shows what the step does not own as text', () => {
     )
   }, 120_000)
 })
+
+describe('names that reach records refuse control characters, before any request', () => {
+  const single = {
+    token: TOKEN,
+    'api-url': '',
+    repository: 'acme/web',
+    digest: DIGEST,
+    name: 'ghcr.io/acme/web',
+    environment: 'production'
+  }
+  const refused = async (inputs: Record<string, string>, input: string, workspace?: string) => {
+    const run = await runAction(
+      { ...inputs, 'api-url': emulator.url },
+      {},
+      workspace ? { context: { workspace } } : {}
+    )
+    expect(run.code).toBe(1)
+    expectNoForeignCommands(run)
+    expect(run.stdout).toMatch(new RegExp(`- ${input}: .*contains a control character`))
+    expect(emulator.requests).toEqual([])
+    return run
+  }
+
+  test.each([
+    ['environment', 'production\n::add-mask::x'],
+    ['physical-environment', 'eu-west-1\r::stop-commands::t'],
+    ['deployment-name', 'web\nweb'],
+    ['name', 'ghcr.io/acme/web\u001b[2K'],
+    ['version', '1.0\t2']
+  ])('the input `%s`', async (input, value) => {
+    await refused({ ...single, [input]: value }, input)
+  })
+
+  test('`environment` of a whole cluster', async () => {
+    await refused(
+      { ...wholeCluster(emulator.url, 'sync'), environment: 'prod\r::error::x' },
+      'environment'
+    )
+  })
+
+  test('a name in `deployments-file`', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'untrusted-items-'))
+    await writeFile(
+      join(dir, 'deployments.json'),
+      JSON.stringify([{ name: 'ghcr.io/acme/web', digest: DIGEST, deployment_name: 'web\r::x' }])
+    )
+    const run = await refused(
+      {
+        ...wholeCluster(emulator.url, 'sync'),
+        deployments: '',
+        'deployments-file': 'deployments.json'
+      },
+      'deployments-file',
+      dir
+    )
+    expect(run.stdout).toContain('[0].deployment_name')
+  })
+
+  test('a deployment name in the state file, with a lone CR', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'untrusted-state-'))
+    await writeFile(
+      join(dir, 'state.json'),
+      JSON.stringify({
+        format: 'record-deployment/cluster-state',
+        version: 2,
+        cluster: 'prod-eu-2',
+        logical_environment: 'production',
+        deployments: [
+          { deployment_name: 'old\r::add-mask::x', name: 'ghcr.io/acme/old', digest: DIGEST }
+        ]
+      })
+    )
+    const run = await refused(
+      {
+        ...wholeCluster(emulator.url, 'sync'),
+        'state-file': 'state.json',
+        'allow-mass-decommission': 'true'
+      },
+      'state-file',
+      dir
+    )
+    expect(run.stdout).toContain('deployments[0].deployment_name')
+  })
+
+  test.each([
+    ['namespace', { namespace: 'prod\n::add-mask::x' }, {}],
+    ['workload', { name: 'web-7d9f\r::error::x' }, {}],
+    ['container', {}, { name: 'app\n##[add-mask]x' }]
+  ])('the %s name in `kubernetes-file`', async (_what, meta, container) => {
+    const dir = await mkdtemp(join(tmpdir(), 'untrusted-kube-'))
+    const image = `ghcr.io/acme/web@${DIGEST}`
+    const pod = {
+      kind: 'Pod',
+      metadata: {
+        namespace: 'prod',
+        name: 'web-7d9f-x1',
+        ownerReferences: [{ kind: 'ReplicaSet', name: 'web-7d9f' }],
+        ...meta
+      },
+      spec: { containers: [{ name: 'app', image, ...container }] },
+      status: {
+        phase: 'Running',
+        containerStatuses: [{ name: 'app', imageID: image, ...container }]
+      }
+    }
+    await writeFile(join(dir, 'pods.json'), JSON.stringify({ kind: 'List', items: [pod] }))
+    const { deployments: _d, ...cluster } = wholeCluster(emulator.url, 'sync')
+    const run = await runAction(
+      { ...cluster, 'kubernetes-file': 'pods.json' },
+      {},
+      { context: { workspace: dir } }
+    )
+    expect(run.code).toBe(1)
+    expectNoForeignCommands(run)
+    expect(run.stdout).toMatch(/- kubernetes-file: .*control character/)
+    expect(emulator.requests).toEqual([])
+  })
+})

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs'
 import { isAbsolute, resolve } from 'node:path'
 import * as z from 'zod/mini'
-import { readText, boundedText, booleanSchema, clusterSchema, oneOf } from '../inputs/fields.js'
+import { readText, nameText, booleanSchema, clusterSchema, oneOf } from '../inputs/fields.js'
 import { INPUT_DEFAULTS, type RawInputs } from '../inputs/names.js'
 import { Collector, type Parsed } from '../inputs/problems.js'
 import { withoutByteOrderMark } from '../text.js'
@@ -94,8 +94,8 @@ export function parseClusterInputs(
     : c.given('deployments')
       ? 'deployments'
       : 'deployments-file'
-  const environment = c.take('environment', boundedText(1, 128))
-  const physicalEnvironment = c.take('physical-environment', boundedText(1, 128))
+  const environment = c.take('environment', nameText(1, 128))
+  const physicalEnvironment = c.take('physical-environment', nameText(1, 128))
   const cluster = c.take('cluster', clusterSchema)
   if (environment === undefined && !c.failed('environment'))
     c.problem('environment', 'is required for a whole cluster')

@@ -13,7 +13,7 @@ import * as z from 'zod/mini'
 import type { Collector } from '../inputs/problems.js'
 import { messageOf } from '../result.js'
 import { withoutByteOrderMark } from '../text.js'
-import { JOB_LIMIT, workloadKey, type ClusterItem, type Workload } from './items.js'
+import { JOB_LIMIT, oneLine, workloadKey, type ClusterItem, type Workload } from './items.js'
 
 export const STATE_FORMAT = 'record-deployment/cluster-state'
 /** Version 2 adds `workload` to an entry; a version-1 file is read as entries without it. */
@@ -81,12 +81,13 @@ const text = (max: number) =>
     .string({ error: 'must be a string' })
     .check(
       z.minLength(1, { error: 'must not be empty' }),
-      z.maxLength(max, { error: `must be at most ${max} characters` })
+      z.maxLength(max, { error: `must be at most ${max} characters` }),
+      oneLine
     )
 
 const workloadSchema = z.strictObject(
   {
-    namespace: z.string({ error: 'must be a string' }).check(z.maxLength(253)),
+    namespace: z.string({ error: 'must be a string' }).check(z.maxLength(253), oneLine),
     kind: z.enum(['Deployment', 'DaemonSet', 'StatefulSet', 'CronJob', 'Job', 'ReplicaSet'], {
       error: 'must be a workload kind'
     }),
