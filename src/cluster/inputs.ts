@@ -1,10 +1,10 @@
-import { readFileSync, statSync } from 'node:fs'
 import { isAbsolute, resolve } from 'node:path'
 import * as z from 'zod/mini'
 import { readText, nameText, booleanSchema, clusterSchema, oneOf } from '../inputs/fields.js'
 import { INPUT_DEFAULTS, type RawInputs } from '../inputs/names.js'
 import { Collector, type Parsed } from '../inputs/problems.js'
-import { withoutByteOrderMark } from '../text.js'
+import { FileRefused, readRegularFile, regularFileSize } from '../files.js'
+import { notJsonReason, withoutByteOrderMark } from '../text.js'
 import {
   JOB_LIMIT,
   SYNC_LIMIT,
@@ -41,14 +41,17 @@ export interface ClusterInputs {
   listedWorkloads?: ReadonlySet<string>
 }
 
+/** How the inputs read files (tests give their own). */
 export interface FileReader {
+  /** throws for anything but a regular file */
   size(path: string): number
-  read(path: string): string
+  /** throws past `maxBytes`, counted while reading */
+  read(path: string, maxBytes: number): string
 }
 
 const diskReader: FileReader = {
-  size: path => statSync(path).size,
-  read: path => readFileSync(path, 'utf8')
+  size: regularFileSize,
+  read: (path, maxBytes) => readRegularFile(path, maxBytes).toString('utf8')
 }
 
 type Env = Record<string, string | undefined>
@@ -191,8 +194,12 @@ function readItems(
         return undefined
       }
       // Editors on Windows often start a UTF-8 file with a byte-order mark; JSON.parse refuses it.
-      text = withoutByteOrderMark(files.read(path))
+      text = withoutByteOrderMark(files.read(path, MAX_DEPLOYMENTS_FILE_BYTES))
     } catch (error) {
+      if (error instanceof FileRefused) {
+        c.problem(input, `\`${given}\` ${error.message}`)
+        return undefined
+      }
       const code = (error as { code?: string }).code
       c.problem(
         input,
@@ -205,7 +212,7 @@ function readItems(
   try {
     parsed = JSON.parse(text)
   } catch (error) {
-    c.problem(input, `is not valid JSON: ${(error as Error).message}`)
+    c.problem(input, notJsonReason(text, error))
     return undefined
   }
   // With `state-file`, an empty snapshot may still decommission what the file lists: whether

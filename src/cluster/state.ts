@@ -12,7 +12,7 @@ import { isAbsolute, resolve } from 'node:path'
 import * as z from 'zod/mini'
 import type { Collector } from '../inputs/problems.js'
 import { messageOf } from '../result.js'
-import { withoutByteOrderMark } from '../text.js'
+import { notJsonReason, withoutByteOrderMark } from '../text.js'
 import { JOB_LIMIT, oneLine, workloadKey, type ClusterItem, type Workload } from './items.js'
 
 export const STATE_FORMAT = 'record-deployment/cluster-state'
@@ -137,7 +137,7 @@ export function parseState(textContent: string): { state?: ClusterState; problem
   try {
     value = JSON.parse(withoutByteOrderMark(textContent))
   } catch (error) {
-    return { problems: [`not valid JSON (${messageOf(error)})`] }
+    return { problems: [notJsonReason(textContent, error).replace(/^is /, '')] }
   }
   const head = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {}
   if (head['format'] !== STATE_FORMAT) return { problems: [`no \`format: ${STATE_FORMAT}\` field`] }
@@ -181,7 +181,7 @@ export function parseState(textContent: string): { state?: ClusterState; problem
 
 export interface StateFiles {
   size(path: string): number
-  read(path: string): string
+  read(path: string, maxBytes: number): string
 }
 
 /**
@@ -214,7 +214,7 @@ export function planState(
       )
       return undefined
     }
-    content = files.read(path)
+    content = files.read(path, MAX_STATE_FILE_BYTES)
   } catch (error) {
     const code = (error as { code?: string }).code
     // The first run, or a cache that had nothing to restore: nothing to decommission yet.
