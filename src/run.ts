@@ -8,7 +8,7 @@ import type { Inputs } from './parse-inputs.js'
 import { applyLabels } from './labels/apply.js'
 import { recordRequests } from './records/requests.js'
 import { previewRecords, writeRecords } from './records/write.js'
-import { emptyResult, stoppedByFatal, type RunResult } from './result.js'
+import { emptyResult, messageOf, stoppedByFatal, type RunResult } from './result.js'
 import { forkOf, readRunEvent, type RunEvent } from './run-event.js'
 import { ACTION_VERSION } from './version.js'
 
@@ -126,7 +126,18 @@ export async function run(inputs: Inputs, options: RunOptions = {}): Promise<Run
         result.notAttempted.push(...jobs.slice(index).map(j => j.what))
         break
       }
-      await job.work()
+      try {
+        await job.work()
+      } catch (error) {
+        // A bug of ours in one job: what was written before it still reaches the outputs and
+        // the summary, and the step fails naming it.
+        if (error instanceof Error && error.stack)
+          for (const line of error.stack.split('\n')) log.debug(line)
+        result.failures.push({
+          what: job.what,
+          message: `stopped on an unexpected error: ${messageOf(error)}. Re-run with debug logging for the details, and report it with that log.`
+        })
+      }
     }
   } finally {
     if (cancellation?.requested) result.cancelled = cancellation.reason ?? 'cancelled'
