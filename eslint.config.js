@@ -13,5 +13,41 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }
       ]
     }
+  },
+  {
+    // Every log line goes through src/log-writer.ts (the action) or src/stdio-writer.ts (the
+    // command line), which neutralise what the runner would run as a workflow command.
+    files: ['src/**/*.ts'],
+    ignores: ['src/log-writer.ts', 'src/stdio-writer.ts'],
+    rules: {
+      'no-console': 'error',
+      'no-restricted-properties': [
+        'error',
+        ...['info', 'debug', 'warning', 'notice', 'error', 'setFailed', 'startGroup', 'group'].map(
+          property => ({
+            object: 'core',
+            property,
+            message: 'Log through src/log-writer.ts: it neutralises workflow commands.'
+          })
+        ),
+        ...['stdout', 'stderr'].map(property => ({
+          object: 'process',
+          property,
+          message: 'Write through src/stdio-writer.ts: it neutralises workflow commands.'
+        }))
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "ImportDeclaration[source.value='@actions/core'] > ImportSpecifier[imported.name=/^(info|debug|warning|notice|error|setFailed|startGroup|group)$/]",
+          message: 'Log through src/log-writer.ts: it neutralises workflow commands.'
+        },
+        {
+          selector: "VariableDeclarator[init.name='core'] > ObjectPattern",
+          message: 'Log through src/log-writer.ts: it neutralises workflow commands.'
+        }
+      ]
+    }
   }
 )

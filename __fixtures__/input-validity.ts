@@ -48,7 +48,7 @@ export const noFiles: FileReader = {
 }
 export const fileHolding = (text: string): FileReader => ({
   size: path => (path === FILE_PATH ? Buffer.byteLength(text) : noFiles.size(path)),
-  read: path => (path === FILE_PATH ? text : noFiles.read(path))
+  read: (path, max) => (path === FILE_PATH ? text : noFiles.read(path, max))
 })
 
 export const OWNER = /^[A-Za-z0-9][A-Za-z0-9-]{0,38}$/

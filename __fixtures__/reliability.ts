@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream'
 import { Agent, type Dispatcher } from 'undici'
 import type { Clock } from '../src/client/clock.js'
 import { WRITE_GAP_MS } from '../src/client/pacer.js'
@@ -82,7 +83,8 @@ export class RecordingDispatcher {
       return {
         statusCode: response.statusCode,
         headers: response.headers,
-        body: { text: async () => text }
+        // Read as the client reads an answer: in chunks (src/client/read-answer.ts).
+        body: Readable.from([Buffer.from(text)])
       }
     } catch (error) {
       if (attempt.outcome === '') attempt.outcome = 'error'

@@ -15,6 +15,17 @@ export type Fault =
   | { kind: 'lose-answer' }
   /** a whole 200 whose body is an HTML page, as a proxy's or a captive portal's */
   | { kind: 'html' }
+  /**
+   * The request is handled as usual (a write is committed), then its status goes out with a body
+   * of `bytes` (chunked, no length announced; `announce` sends `content-length`) that never ends
+   * when `bytes` is absent: an answer too large to read.
+   */
+  | { kind: 'huge'; bytes?: number; announce?: boolean }
+  /**
+   * The request is handled as usual, then answered with its own body plus an unknown field nested
+   * `depth` levels deep: in the first item of the body's array `into` when given, else at the top.
+   */
+  | { kind: 'deep'; depth: number; into?: string }
 
 export interface FaultRule {
   /** any method when absent */
@@ -69,7 +80,20 @@ export class FaultQueue {
   }
 }
 
-const KINDS = ['status', 'reset', 'hang', 'truncate', 'redirect', 'lose-answer', 'html']
+const KINDS = [
+  'status',
+  'reset',
+  'hang',
+  'truncate',
+  'redirect',
+  'lose-answer',
+  'html',
+  'huge',
+  'deep'
+]
+
+/** Faults answered after the request went through the routes (its write committed). */
+export const AFTER_HANDLING: ReadonlySet<Fault['kind']> = new Set(['lose-answer', 'huge', 'deep'])
 
 /** Checks a rule that arrived as JSON on the control endpoint; `pathPattern` becomes a RegExp. */
 export function faultRuleFromJson(value: unknown): FaultRule {

@@ -132,4 +132,57 @@ export class Responder {
       }
     }
   }
+
+  /** `huge` and `deep`: the reply the routes gave (its write committed), then the fault's body. */
+  answerHandled(fault: Fault, record: RecordedRequest, reply: Reply, res: ServerResponse): void {
+    record.fault = fault.kind
+    record.status = reply.status
+    record.response = reply.body
+    const headers: Record<string, string> = {
+      ...this.baseHeaders(reply.status),
+      'content-type': 'application/json; charset=utf-8'
+    }
+    if (fault.kind === 'deep') {
+      const text = deepBody(reply.body, fault.depth, fault.into)
+      res.writeHead(reply.status, { ...headers, 'content-length': String(Buffer.byteLength(text)) })
+      this.ending.get(res)?.()
+      res.end(text)
+      return
+    }
+    if (fault.kind !== 'huge') return
+    const total = fault.bytes ?? Infinity
+    if (fault.announce && Number.isFinite(total)) headers['content-length'] = String(total)
+    res.writeHead(reply.status, headers)
+    this.ending.get(res)?.()
+    const chunk = Buffer.alloc(64 * 1024, 'a')
+    const head = Buffer.from('{"deployment_records":[{"id":1,"padding":"')
+    let sent = 0
+    const pump = () => {
+      while (sent < total && !res.destroyed) {
+        const piece = sent === 0 ? head : chunk.subarray(0, Math.min(chunk.length, total - sent))
+        sent += piece.length
+        if (!res.write(piece)) return void res.once('drain', pump)
+      }
+      if (!res.destroyed) res.end()
+    }
+    res.on('close', () => (sent = total))
+    pump()
+  }
+}
+
+/** `body` as JSON with `{"unknown_field": {"unknown_field": ... 1}}` nested `depth` deep in it. */
+function deepBody(body: unknown, depth: number, into?: string): string {
+  const deep = '{"unknown_field":'.repeat(depth) + '1' + '}'.repeat(depth)
+  const withField = (text: string) =>
+    text === '{}' ? `{"unknown_field":${deep}}` : `{"unknown_field":${deep},${text.slice(1)}`
+  const list = into !== undefined && isObject(body) ? body[into] : undefined
+  if (Array.isArray(list) && isObject(list[0])) {
+    const marker = '"__deep_item__"'
+    const text = JSON.stringify({
+      ...(body as Record<string, unknown>),
+      [into as string]: ['__deep_item__', ...list.slice(1)]
+    })
+    return text.replace(marker, withField(JSON.stringify(list[0])))
+  }
+  return isObject(body) ? withField(JSON.stringify(body)) : JSON.stringify(body)
 }

@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net'
 import { performance } from 'node:perf_hooks'
 import { handleControl } from './control.js'
 import { dispatch } from './dispatch.js'
-import { FaultQueue, type FaultRule } from './faults.js'
+import { AFTER_HANDLING, FaultQueue, type FaultRule } from './faults.js'
 import type { TokenGrant } from './http.js'
 import { parseLoose, Responder } from './respond.js'
 import { seedState, type SeedData } from './seed.js'
@@ -160,7 +160,8 @@ class EmulatorServer implements Emulator {
     record.body = parseLoose(raw)
 
     const fault = this.faults.take(method, path)
-    if (fault && fault.kind !== 'lose-answer') return this.responder.answerFault(fault, record, res)
+    if (fault && !AFTER_HANDLING.has(fault.kind))
+      return this.responder.answerFault(fault, record, res)
 
     const { reply, docs } = dispatch(
       {
@@ -177,6 +178,8 @@ class EmulatorServer implements Emulator {
       raw,
       isWrite
     )
+    if (fault && fault.kind !== 'lose-answer')
+      return this.responder.answerHandled(fault, record, reply, res)
     if (fault) {
       // Committed, then lost: what the handler did stays done; the answer never leaves.
       record.fault = fault.kind

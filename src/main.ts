@@ -6,15 +6,18 @@ import { isUnevaluated } from './inputs/names.js'
 import { describeCuts, failureReport, fittedOutputs, renderSummary } from './report.js'
 import { readRunEvent } from './run-event.js'
 import { Cancellation } from './client/cancel.js'
-import { emptyResult, firstLineOf, messageOf, resultAfterBug, type RunResult } from './result.js'
+import {
+  emptyResult,
+  firstLineOf,
+  messageOf,
+  resultAfterBug,
+  RunStopped,
+  UNEXPECTED,
+  type RunResult
+} from './result.js'
 import type { RunOptions } from './run.js'
 import { listenForCancel } from './signals.js'
-
-const coreLog = {
-  debug: (message: string) => core.debug(message),
-  info: (message: string) => core.info(message),
-  warning: (message: string) => core.warning(message)
-}
+import { actionLog, debugLines, failStep } from './log-writer.js'
 
 /**
  * The action as the runner starts it: inputs from INPUT_* variables, outputs to GITHUB_OUTPUT.
@@ -27,11 +30,11 @@ export async function run(options: RunOptions = {}): Promise<void> {
   } catch (error) {
     // A bug of ours, not the user's: the message for the log, the stack for a debug run.
     const { result, bug } = resultAfterBug(error)
-    if (bug instanceof Error && bug.stack) core.debug(bug.stack)
+    if (bug instanceof Error && bug.stack) debugLines(bug.stack)
     // Every output, holding what was done before it, `failed` naming it: later steps' `fromJSON`
     // still works.
     const unwritten = outputs.written ? undefined : writeLineOutputs(result)
-    core.setFailed(
+    failStep(
       `record-deployment stopped on an unexpected error: ${messageOf(bug)}. ` +
         'Re-run with debug logging for the details, and report it with that log.' +
         (result.done.length > 0 ? `\n${result.done.map(d => `Done: ${d}`).join('\n')}` : '') +
@@ -51,7 +54,7 @@ async function runAction(options: RunOptions, outputs: { written: boolean }): Pr
     inputs = parseInputs(
       readRawInputs(
         name => core.getInput(name),
-        message => core.debug(message)
+        message => actionLog.debug(message)
       ),
       process.env
     )
@@ -59,7 +62,7 @@ async function runAction(options: RunOptions, outputs: { written: boolean }): Pr
     if (error instanceof InputError) {
       outputs.written = true
       const unwritten = writeLineOutputs(emptyResult(false))
-      core.setFailed([error.message, ...(unwritten ? [unwritten] : [])].join('\n\n'))
+      failStep([error.message, ...(unwritten ? [unwritten] : [])].join('\n\n'))
       return
     }
     throw error
@@ -73,26 +76,40 @@ async function runAction(options: RunOptions, outputs: { written: boolean }): Pr
     // Only `pull-requests: auto` reads the payload; for anything else the file does not matter.
     const discovers = inputs.labels?.pullRequests === 'auto'
     const message = `${problem}; the event is read as empty`
-    if (discovers) core.warning(`${message}, so \`pull-requests: auto\` may find nothing`)
-    else core.debug(message)
+    if (discovers) actionLog.warning(`${message}, so \`pull-requests: auto\` may find nothing`)
+    else actionLog.debug(message)
   }
   const cancellation = options.cancellation ?? new Cancellation()
   // Until the outputs and the summary are written: a signal then must not kill the process.
-  const stopListening = listenForCancel(cancellation, message => core.info(message))
+  const stopListening = listenForCancel(cancellation, message => actionLog.info(message))
   try {
     const { run: runJobs } = await loading
-    const result = await runJobs(inputs, { log: coreLog, event, ...options, cancellation })
+    let result: RunResult
+    try {
+      result = await runJobs(inputs, { log: actionLog, event, ...options, cancellation })
+    } catch (error) {
+      // A bug of ours part way: the summary still shows what was written before it; run() sets
+      // the outputs and fails the step naming it.
+      if (error instanceof RunStopped) {
+        const failures = [
+          ...error.result.failures,
+          { what: UNEXPECTED, message: messageOf(error.error) }
+        ]
+        await writeSummary(renderSummary({ ...error.result, failures }, inputs.connection.org))
+      }
+      throw error
+    }
 
     const fitted = fittedOutputs(result)
     outputs.written = true
     const unwritten = writeOutputs(fitted.outputs)
-    for (const cut of describeCuts(fitted)) core.warning(cut)
+    for (const cut of describeCuts(fitted)) actionLog.warning(cut)
     await writeSummary(renderSummary(result, inputs.connection.org, fitted))
     const failures = [
       ...(result.failures.length > 0 || result.cancelled ? [failureReport(result)] : []),
       ...(unwritten ? [unwritten] : [])
     ]
-    if (failures.length > 0) core.setFailed(failures.join('\n\n'))
+    if (failures.length > 0) failStep(failures.join('\n\n'))
   } finally {
     stopListening()
   }
@@ -125,7 +142,7 @@ function outputsUnwritten(error: unknown): string {
  */
 function writeLineOutputs(result: RunResult): string | undefined {
   const fitted = fittedOutputs(result)
-  for (const cut of describeCuts(fitted)) core.warning(cut)
+  for (const cut of describeCuts(fitted)) actionLog.warning(cut)
   const file = process.env['GITHUB_OUTPUT']
   if (!file) return writeOutputs(fitted.outputs)
   try {
@@ -148,7 +165,7 @@ async function writeSummary(markdown: string): Promise<void> {
   try {
     await core.summary.addRaw(markdown).write()
   } catch (error) {
-    core.warning(
+    actionLog.warning(
       `The job summary could not be written to GITHUB_STEP_SUMMARY (${process.env['GITHUB_STEP_SUMMARY']}): ` +
         `${firstLineOf(error)}. The log above says what was recorded.`
     )

@@ -3,7 +3,7 @@ import { describeCuts } from './outputs.js'
 import type { RunResult } from './result.js'
 import { clusterSection, decommissionedSection } from './cluster/summary.js'
 import { labelsSection, labelsTitle } from './labels/summary.js'
-import { cell, firstRows } from './markdown.js'
+import { cell, codeCell, firstRows } from './markdown.js'
 import { recordsSection } from './records/summary.js'
 
 export { describeCuts, fittedOutputs, toOutputs } from './outputs.js'
@@ -79,7 +79,8 @@ export function renderSummary(
   }
   const cuts = describeCuts(fitted)
   if (cuts.length > 0) {
-    out.push("### Outputs cut to GitHub's limits", '', ...cuts.map(c => `- ${cell(c)}.`), '')
+    // The sentences are the step's own (describeCuts): their backticks are code.
+    out.push("### Outputs cut to GitHub's limits", '', ...cuts.map(c => `- ${c}.`), '')
   }
   out.push(`${result.requests.reads} reads and ${result.requests.writes} writes were sent.`)
   return fitSummary(out.join('\n') + '\n')
@@ -92,7 +93,7 @@ function previewSection(result: RunResult): string[] {
     const effect = p.records
       ? `${p.records.length} deployments: ${countEffects(p.records)}`
       : (p.effect ?? 'unknown')
-    out.push(`| ${p.method} | \`${cell(p.path)}\` | ${effect} |`)
+    out.push(`| ${p.method} | ${codeCell(p.path)} | ${effect} |`)
   }
   out.push('')
   return out

@@ -48,3 +48,32 @@ export function codePoints(value: string): number {
 export function withoutByteOrderMark(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
 }
+
+/**
+ * Why `text` (a file's content, or an input's) is not JSON, without quoting any of it: a file
+ * named by mistake may be a credentials file, and the runner masks only whole secrets. Where
+ * JSON.parse stopped (line and column), and what kind of content it looks like.
+ */
+export function notJsonReason(text: string, error: unknown): string {
+  const position = /at position (\d+)/.exec(error instanceof Error ? error.message : '')?.[1]
+  let where = ''
+  if (position !== undefined) {
+    const before = text.slice(0, Number(position)).split('\n')
+    where = ` at line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`
+  } else if (/end of JSON input/.test(error instanceof Error ? error.message : ''))
+    where = ': it ends too early'
+  return `is not valid JSON${where} (${contentKind(text)})`
+}
+
+/** What kind of text `text` looks like, in words, never quoting it. */
+export function contentKind(text: string): string {
+  const start = text.trimStart()
+  if (start === '') return 'it is empty'
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u0008\u000e-\u001f]/.test(text.slice(0, 4096))) return 'it holds binary data'
+  if (start.startsWith('<')) return 'it looks like HTML or XML'
+  if (/^(---|%YAML|- |[A-Za-z_][\w.-]*\s*:(\s|$))/.test(start)) return 'it looks like YAML'
+  if (/^(export\s+)?[A-Za-z_][\w.-]*\s*=/.test(start)) return 'it looks like `key=value` lines'
+  if (/^[[{]/.test(start)) return 'it starts as JSON'
+  return 'it is text that does not start as JSON'
+}

@@ -97,7 +97,11 @@ test.each([
     }),
     'deployments[1].deployment_name: `x` is listed twice'
   ],
-  ['a directory', null, 'cannot read `.record-deployment/prod-eu-1.json` (EISDIR)']
+  [
+    'a directory',
+    null,
+    'cannot read `.record-deployment/prod-eu-1.json`: is a folder, not a regular file'
+  ]
 ])(
   'an unreadable or hand-edited state file (%s) is a clear error before any request, never a crash, and says to delete the cache entries that restore it',
   async (_case, content, message) => {

@@ -78,7 +78,7 @@ describe('the list splitter', () => {
     ['{"kind":"List"}', 'has no `items`'],
     ['{"items":{},"kind":"List"}', '`items` that is not an array'],
     ['{"items":[],"kind":"List"} trailing', 'more text after the end'],
-    ['hello', 'unexpected `h` at byte 0'],
+    ['hello', 'an unexpected character at byte 0'],
     ['{"items":[],"items":[]}', 'twice']
   ])('refuses %j: %s', (input, message) => {
     expect(failure(input)).toContain(message)

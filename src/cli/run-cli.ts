@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { Cancellation } from '../client/cancel.js'
 import type { Log } from '../client/log.js'
+import { cliLog } from '../stdio-writer.js'
 import { InputError, NOTHING_TO_DO, parseInputs, type Inputs } from '../parse-inputs.js'
 import { failureReport, toOutputs } from '../report.js'
 import { firstLineOf, resultAfterBug, type RunResult } from '../result.js'
@@ -74,13 +75,7 @@ export async function runCli(
   }
 
   const debug = args.debug || env['RUNNER_DEBUG'] === '1'
-  const log: Log = {
-    debug: message => {
-      if (debug) io.stderr(`debug: ${message}\n`)
-    },
-    info: message => io.stderr(`${message}\n`),
-    warning: message => io.stderr(`warning: ${message}\n`)
-  }
+  const log: Log = cliLog(io.stderr, debug)
   if (problem) log.debug(`${problem}; the event is read as empty`)
   const cancellation = new Cancellation()
   let stopListening = () => {}

@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici'
 import { Dispatchers } from './agent.js'
 import { CancelledError, type Cancellation } from './cancel.js'
 import { systemClock, type Clock } from './clock.js'
-import { NoLongerNeeded, type ServiceError } from './errors.js'
+import { NoLongerNeeded, ServiceError } from './errors.js'
 import {
   noAnswer,
   pastDeadline,
@@ -20,10 +20,10 @@ import {
 import { silentLog, type Log } from './log.js'
 import { stopIfAnswerLost, type LostAnswerOptions } from './lost-answer.js'
 import { isWrite, WritePacer } from './pacer.js'
+import { answerOf, deepNote } from './read-answer.js'
 import { decideRetry, MAX_RATE_LIMIT_WAITS, type FailureClass } from './retry-policy.js'
 import {
   REDIRECTS,
-  flattenHeaders,
   formatSeconds,
   nextLink,
   parseBody,
@@ -229,6 +229,8 @@ export class ServiceClient {
         const { status, headers } = failed
         if ((status >= 200 && status < 300) || status === 304) {
           const body = parseBody(failed.text)
+          if (body.ok && body.cut)
+            this.log.warning(`${method} ${displayPath}: ${deepNote(body.cut)}`)
           if (body.ok) return { status, headers, body: body.value as T }
           // A body cut short on the way fails in undici (its length was promised), so a whole
           // answer that is not JSON came from something else than the API: a proxy's or a
@@ -404,14 +406,9 @@ export class ServiceClient {
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs
       })
-      const text = await response.body.text()
-      result = {
-        kind: 'response',
-        status: response.statusCode,
-        headers: flattenHeaders(response.headers),
-        text
-      }
+      result = await answerOf(response, method, this.displayPath(path))
     } catch (error) {
+      if (error instanceof ServiceError) throw error // an answer past the cap: never sent again
       const cancellation = this.options.cancellation
       if (cancellation?.inFlight.aborted)
         throw new CancelledError(

@@ -85,7 +85,7 @@ export function decideRetry(outcome: Outcome, ctx: RetryContext): RetryDecision 
     const whose = primary ? "the token's request quota is used up" : SHARED_LIMIT
     reason = `rate limited (${statusOf(outcome)}): ${whose}`
     if (waitMs > MAX_RATE_LIMIT_WAIT_MS) {
-      const resetAt = new Date(ctx.now + waitMs).toISOString()
+      const resetAt = dateOf(ctx.now + waitMs)
       return {
         retry: false,
         failure,
@@ -154,4 +154,12 @@ function describeTransient(outcome: Outcome): string {
   if (outcome.kind === 'response') return `server error ${outcome.status}`
   if (outcome.kind === 'timeout') return `no response in time (${outcome.error.message})`
   return `network error (${outcome.error.message})`
+}
+
+/** The latest instant a JavaScript date holds: a wait past it is named without a date. */
+const LAST_DATE_MS = 8.64e15
+
+/** `2026-05-01T12:00:00.000Z`, or words for an instant no date can hold (`retry-after: 1e20`). */
+function dateOf(ms: number): string {
+  return ms <= LAST_DATE_MS ? new Date(ms).toISOString() : 'a time too far off to name'
 }

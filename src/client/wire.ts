@@ -1,5 +1,6 @@
 // What the wire says, read without state: error bodies, headers, URLs and links, redirect
 // targets, and the cause of a network failure. The request loop in client.ts uses these.
+import { withinDepth } from './depth.js'
 import type { ValidationError } from './errors.js'
 import type { Outcome } from './retry-policy.js'
 
@@ -91,13 +92,19 @@ export function versionHint(
   return undefined
 }
 
-export function parseBody(text: string): { ok: true; value: unknown } | { ok: false } {
+/** The body as JSON, nested at most MAX_ANSWER_DEPTH deep; `cut` counts the values left out. */
+export function parseBody(
+  text: string
+): { ok: true; value: unknown; cut?: number } | { ok: false } {
   if (text.trim() === '') return { ok: true, value: undefined }
+  let value: unknown
   try {
-    return { ok: true, value: JSON.parse(text) as unknown }
+    value = JSON.parse(text) as unknown
   } catch {
     return { ok: false }
   }
+  const shallow = withinDepth(value)
+  return shallow.cut > 0 ? { ok: true, ...shallow } : { ok: true, value }
 }
 
 export function flattenHeaders(

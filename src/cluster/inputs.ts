@@ -1,10 +1,11 @@
-import { lstatSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { lstatSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
 import * as z from 'zod/mini'
-import { readText, boundedText, booleanSchema, clusterSchema, oneOf } from '../inputs/fields.js'
+import { readText, nameText, booleanSchema, clusterSchema, oneOf } from '../inputs/fields.js'
 import { INPUT_DEFAULTS, type RawInputs } from '../inputs/names.js'
 import { Collector, type Parsed } from '../inputs/problems.js'
-import { withoutByteOrderMark } from '../text.js'
+import { FileRefused, readRegularFile, regularFileSize } from '../files.js'
+import { notJsonReason, withoutByteOrderMark } from '../text.js'
 import {
   JOB_LIMIT,
   SYNC_LIMIT,
@@ -41,16 +42,19 @@ export interface ClusterInputs {
   listedWorkloads?: ReadonlySet<string>
 }
 
+/** How the inputs read files (tests give their own). */
 export interface FileReader {
+  /** throws for anything but a regular file */
   size(path: string): number
-  read(path: string): string
+  /** throws past `maxBytes`, counted while reading */
+  read(path: string, maxBytes: number): string
   /** Why a file at `path` could not be written, if so (unchecked when absent). */
   writable?(path: string): string | undefined
 }
 
 const diskReader: FileReader = {
-  size: path => statSync(path).size,
-  read: path => readFileSync(path, 'utf8'),
+  size: regularFileSize,
+  read: (path, maxBytes) => readRegularFile(path, maxBytes).toString('utf8'),
   writable: directoryProblem
 }
 
@@ -132,8 +136,8 @@ export function parseClusterInputs(
     : c.given('deployments')
       ? 'deployments'
       : 'deployments-file'
-  const environment = c.take('environment', boundedText(1, 128))
-  const physicalEnvironment = c.take('physical-environment', boundedText(1, 128))
+  const environment = c.take('environment', nameText(1, 128))
+  const physicalEnvironment = c.take('physical-environment', nameText(1, 128))
   const cluster = c.take('cluster', clusterSchema)
   if (environment === undefined && !c.failed('environment'))
     c.problem('environment', 'is required for a whole cluster')
@@ -233,8 +237,12 @@ function readItems(
         return undefined
       }
       // Editors on Windows often start a UTF-8 file with a byte-order mark; JSON.parse refuses it.
-      text = withoutByteOrderMark(files.read(path))
+      text = withoutByteOrderMark(files.read(path, MAX_DEPLOYMENTS_FILE_BYTES))
     } catch (error) {
+      if (error instanceof FileRefused) {
+        c.problem(input, `\`${given}\` ${error.message}`)
+        return undefined
+      }
       const code = (error as { code?: string }).code
       c.problem(
         input,
@@ -247,7 +255,7 @@ function readItems(
   try {
     parsed = JSON.parse(text)
   } catch (error) {
-    c.problem(input, `is not valid JSON: ${(error as Error).message}`)
+    c.problem(input, notJsonReason(text, error))
     return undefined
   }
   // With `state-file`, an empty snapshot may still decommission what the file lists: whether

@@ -1,4 +1,8 @@
 import * as z from 'zod/mini'
+import { oneLine } from '../inputs/fields.js'
+
+/** The check every name of a cluster's deployments passes, the state file's too. */
+export { oneLine }
 import type { InputProblem } from '../inputs/problems.js'
 import { DEPLOYMENT_STATUSES, MAX_TAGS, RUNTIME_RISKS } from '../limits.js'
 
@@ -40,7 +44,8 @@ const text = (min: number, max: number) =>
     z.minLength(min, {
       error: min === 1 ? 'must not be empty' : `must be at least ${min} characters`
     }),
-    z.maxLength(max, { error: `must be at most ${max} characters` })
+    z.maxLength(max, { error: `must be at most ${max} characters` }),
+    oneLine
   )
 
 const itemSchema = z.strictObject(

@@ -3,9 +3,8 @@
  * writer and the reader, so that the reader accepts every file the writer can write.
  */
 import * as z from 'zod/mini'
-import { messageOf } from '../result.js'
-import { withoutByteOrderMark } from '../text.js'
-import { JOB_LIMIT, type Workload } from './items.js'
+import { notJsonReason, withoutByteOrderMark } from '../text.js'
+import { JOB_LIMIT, oneLine, type Workload } from './items.js'
 
 export const STATE_FORMAT = 'record-deployment/cluster-state'
 /**
@@ -68,12 +67,13 @@ const text = (max: number) =>
     .string({ error: 'must be a string' })
     .check(
       z.minLength(1, { error: 'must not be empty' }),
-      z.maxLength(max, { error: `must be at most ${max} characters` })
+      z.maxLength(max, { error: `must be at most ${max} characters` }),
+      oneLine
     )
 
 const workloadSchema = z.strictObject(
   {
-    namespace: z.string({ error: 'must be a string' }).check(z.maxLength(253)),
+    namespace: z.string({ error: 'must be a string' }).check(z.maxLength(253), oneLine),
     kind: z.enum(['Deployment', 'DaemonSet', 'StatefulSet', 'CronJob', 'Job', 'ReplicaSet'], {
       error: 'must be a workload kind'
     }),
@@ -140,7 +140,7 @@ export function parseState(textContent: string): { state?: ClusterState; problem
   try {
     value = JSON.parse(withoutByteOrderMark(textContent))
   } catch (error) {
-    return { problems: [`not valid JSON (${messageOf(error)})`] }
+    return { problems: [notJsonReason(textContent, error).replace(/^is /, '')] }
   }
   const head = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {}
   if (head['format'] !== STATE_FORMAT) return { problems: [`no \`format: ${STATE_FORMAT}\` field`] }

@@ -60,7 +60,8 @@ export interface StatefulCluster extends StateScope {
 
 export interface StateFiles {
   size(path: string): number
-  read(path: string): string
+  /** throws past `maxBytes`, counted while reading */
+  read(path: string, maxBytes: number): string
   /** Why a file at `path` could not be written (a directory on the way is not writable), if so. */
   writable?(path: string): string | undefined
 }
@@ -196,7 +197,7 @@ function readStateFile(
       )
       return undefined
     }
-    content = files.read(path)
+    content = files.read(path, MAX_STATE_FILE_BYTES)
   } catch (error) {
     const code = (error as { code?: string }).code
     // The first run, or a cache that had nothing to restore: nothing to decommission yet.

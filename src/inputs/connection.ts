@@ -61,9 +61,14 @@ export function serviceRepositoryOf(
 }
 
 function nonEmptyText(what: string) {
-  return z
-    .string()
-    .check(z.refine(value => !/[\s]/.test(value), { error: `${what} cannot contain white space` }))
+  return z.string().check(
+    z.refine(value => !/[\s]/.test(value), { error: `${what} cannot contain white space` }),
+    // Only visible ASCII goes in an HTTP header: an invisible character pasted with the token
+    // would fail every request as a "network error".
+    z.refine(value => /\s/.test(value) || /^[\x21-\x7e]*$/.test(value), {
+      error: `${what} holds a character an HTTP header cannot carry (an invisible or non-ASCII one, often pasted along with it): copy it again`
+    })
+  )
 }
 
 const LOOPBACK_HOSTS = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i

@@ -40,6 +40,30 @@ export function boundedText(min: number, max: number) {
   )
 }
 
+/** The problem of a name that holds a control character, wherever the name was read. */
+export const CONTROL_IN_NAME =
+  'contains a control character (a line break, a tab, an escape): a name is one line of text'
+
+/** The check of a name read from a file: no control character. */
+export const oneLine = z.refine<string>(value => !hasControlCharacters(value), {
+  error: CONTROL_IN_NAME
+})
+
+/**
+ * A name that reaches a record (`environment`, `deployment-name`, `name`, `version`, ...): like
+ * `boundedText`, and one line: no control character at all, no tab, no line break.
+ */
+export function nameText(min: number, max: number) {
+  return z.string().check(
+    z.minLength(min, { error: `must not be empty` }),
+    z.maxLength(max, {
+      error: issue =>
+        `is ${String((issue.input as string).length)} characters long; at most ${max} are allowed`
+    }),
+    oneLine
+  )
+}
+
 export function httpsUrl(max: number) {
   return readText((value, problem) => {
     if (value.length > max) {

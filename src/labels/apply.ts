@@ -373,10 +373,10 @@ function plan(
 ): void {
   result.preview.push({ method, path, body })
   result.done.push(`dry run: would ${what}`)
-  log.info(
-    `Dry run: would ${method} ${path} (${what})` +
-      (body === undefined ? '' : `\n${JSON.stringify(body, null, 2)}`)
-  )
+  log.info(`Dry run: would ${method} ${path} (${what})`)
+  // One log line each: a log line holds no line break (log-writer.ts escapes one).
+  if (body !== undefined)
+    for (const line of JSON.stringify(body, null, 2).split('\n')) log.info(line)
 }
 
 function capitalize(text: string): string {

@@ -1,4 +1,4 @@
-import { MAX_SUMMARY_ROWS, cell } from '../markdown.js'
+import { MAX_SUMMARY_ROWS, codeCell } from '../markdown.js'
 import type { RunResult } from '../result.js'
 import { leadTimeLine } from './lead-time.js'
 
@@ -26,7 +26,7 @@ function labeledTable(result: RunResult): string[] {
     '|---|---|---|'
   ]
   const names = (list: string[]) =>
-    list.length > 0 ? list.map(n => `\`${cell(n)}\``).join(', ') : 'already done'
+    list.length > 0 ? list.map(n => codeCell(n)).join(', ') : 'already done'
   for (const l of result.labeled.slice(0, MAX_SUMMARY_ROWS)) {
     // What this run took off; what it found already gone (someone else's removal) said apart.
     const removed = [

@@ -2,6 +2,7 @@ import * as z from 'zod/mini'
 import {
   boundedText,
   clusterSchema,
+  nameText,
   digestSchema,
   httpsUrl,
   oneOf,
@@ -79,9 +80,7 @@ export function parseRecordInputs(
   }
 
   const parsedDigest = wholeCluster ? undefined : c.take('digest', digestSchema)
-  const name = wholeCluster
-    ? undefined
-    : (c.take('name', boundedText(1, 256)) ?? parsedDigest?.name)
+  const name = wholeCluster ? undefined : (c.take('name', nameText(1, 256)) ?? parsedDigest?.name)
   const version = wholeCluster ? undefined : readVersion(c, parsedDigest?.tag)
 
   const deployment = wholeCluster ? undefined : readDeployment(c, name)
@@ -125,9 +124,9 @@ export function parseRecordInputs(
 
 /** `version`, else the tag of `digest`'s image (`ghcr.io/acme/web:1.4.2@sha256:...` is 1.4.2). */
 function readVersion(c: Collector, tag: string | undefined): string | undefined {
-  const version = c.take('version', boundedText(1, 100))
+  const version = c.take('version', nameText(1, 100))
   if (version !== undefined || c.given('version') || tag === undefined) return version
-  const fromTag = boundedText(1, 100).safeParse(tag)
+  const fromTag = nameText(1, 100).safeParse(tag)
   if (fromTag.success) return fromTag.data
   c.problem(
     'version',
@@ -142,10 +141,10 @@ function readDeployment(c: Collector, name: string | undefined): DeploymentRecor
     'status',
     z.enum(DEPLOYMENT_STATUSES, { error: oneOf(DEPLOYMENT_STATUSES) })
   )
-  const environment = c.take('environment', boundedText(1, 128))
-  const physicalEnvironment = c.take('physical-environment', boundedText(1, 128))
+  const environment = c.take('environment', nameText(1, 128))
+  const physicalEnvironment = c.take('physical-environment', nameText(1, 128))
   const cluster = c.take('cluster', clusterSchema)
-  const deploymentName = c.take('deployment-name', boundedText(1, 256))
+  const deploymentName = c.take('deployment-name', nameText(1, 256))
   const tags = c.take('tags', tagsSchema)
   const runtimeRisks = c.take('runtime-risks', runtimeRisksSchema)
   if (!c.given('environment')) {

@@ -153,10 +153,9 @@ export async function previewRecords(
     }
     const { method, path, body } = request
     result.preview.push({ method, path, body, effect })
-    log.info(
-      `Dry run: would ${method} ${path} (${what})${effect ? `: ${effect}s a record` : ''}\n` +
-        JSON.stringify(body, null, 2)
-    )
+    log.info(`Dry run: would ${method} ${path} (${what})${effect ? `: ${effect}s a record` : ''}`)
+    // One log line each: a log line holds no line break (log-writer.ts escapes one).
+    for (const line of JSON.stringify(body, null, 2).split('\n')) log.info(line)
   }
 }
 

@@ -2,6 +2,7 @@
 // container, which digest, which annotations); each rule uses the owners index the others build.
 import { MAX_TAGS, RUNTIME_RISKS, type RuntimeRisk } from '../../limits.js'
 import { nameAndVersion } from '../../inputs/image.js'
+import { hasControlCharacters } from '../../text.js'
 import { workloadKey, type ClusterItem, type Workload } from '../items.js'
 import { Chooser, namedList } from './choose.js'
 
@@ -92,6 +93,8 @@ export function slimObject(raw: unknown, listKind?: string): KubeObject | undefi
     })),
     annotations
   }
+  if (hasControlCharacters([slim.namespace, slim.name, ...slim.owners.map(o => o.name)].join('')))
+    return 'has a name with a control character (a line break, a tab, an escape), which no Kubernetes name holds'
   if (kind === 'Pod') {
     const spec = record(object['spec'])
     const status = record(object['status'])
@@ -107,6 +110,8 @@ export function slimObject(raw: unknown, listKind?: string): KubeObject | undefi
       const name = text(record(s)['name'])
       if (!(name in imageIds)) imageIds[name] = text(record(s)['imageID'])
     }
+    if (hasControlCharacters(containers.map(c => c.name + c.image).join('')))
+      return 'has a container name or image with a control character (a line break, a tab, an escape), which Kubernetes does not allow'
     const hash = text(record(meta['labels'])['pod-template-hash'])
     slim.pod = {
       phase: text(status['phase']),

@@ -1,7 +1,7 @@
-import { statSync } from 'node:fs'
 import { isAbsolute, resolve } from 'node:path'
 import { booleanSchema, readText } from '../../inputs/fields.js'
 import type { Collector } from '../../inputs/problems.js'
+import { FileRefused, regularFileSize } from '../../files.js'
 import { splitList } from '../../text.js'
 import {
   validateClusterItems,
@@ -15,7 +15,7 @@ import {
   slimObject,
   type KubeObject
 } from './derive.js'
-import { ListFormatError, readListFile } from './read-list.js'
+import { fieldName, ListFormatError, readListFile } from './read-list.js'
 
 /** A 20k-pod list is about 200 MB; a file far above that is a mistake, not a cluster. */
 export const MAX_KUBERNETES_FILE_BYTES = 1024 * 1024 * 1024
@@ -86,7 +86,7 @@ export function readKubernetesItems(
 
   let read: ReadObjects
   try {
-    const size = statSync(path).size
+    const size = regularFileSize(path)
     if (size > MAX_KUBERNETES_FILE_BYTES) {
       c.problem(
         'kubernetes-file',
@@ -96,7 +96,7 @@ export function readKubernetesItems(
     }
     read = readObjects(path, wanted)
   } catch (error) {
-    if (error instanceof ListFormatError) {
+    if (error instanceof ListFormatError || error instanceof FileRefused) {
       c.problem('kubernetes-file', `\`${given}\` ${error.message}`)
       return undefined
     }
@@ -111,7 +111,7 @@ export function readKubernetesItems(
   if (typeof listKind !== 'string' || !LIST_KINDS.includes(listKind)) {
     c.problem(
       'kubernetes-file',
-      `\`${given}\` is not a list of Kubernetes objects: its kind is ${typeof listKind === 'string' ? `\`${listKind}\`` : 'missing'}, not ${LIST_KINDS.map(k => `\`${k}\``).join(' or ')} (print it with \`kubectl get pods,replicasets,... -A -o json\`)`
+      `\`${given}\` is not a list of Kubernetes objects: its kind is ${typeof listKind === 'string' ? fieldName(listKind) : 'missing'}, not ${LIST_KINDS.map(k => `\`${k}\``).join(' or ')} (print it with \`kubectl get pods,replicasets,... -A -o json\`)`
     )
     return undefined
   }
@@ -182,13 +182,18 @@ interface ReadObjects {
 /** The objects of the list at `path` in the namespaces `wanted` keeps, slimmed as they are read. */
 export function readObjects(path: string, wanted: (namespace: string) => boolean): ReadObjects {
   const read: ReadObjects = { objects: [], listKind: undefined }
-  const header = readListFile(path, (raw, index) => {
-    // A List's items carry their kind; a PodList's, as the API prints it, may not.
-    if (typeof (raw as { kind?: unknown } | null)?.kind !== 'string') read.firstKindless ??= index
-    const slim = slimObject(raw, 'Pod')
-    if (typeof slim === 'string') read.firstBadItem ??= `item [${index}] ${slim}`
-    else if (slim && wanted(slim.namespace)) read.objects.push(slim)
-  })
+  const header = readListFile(
+    path,
+    (raw, index) => {
+      // A List's items carry their kind; a PodList's, as the API prints it, may not.
+      if (typeof (raw as { kind?: unknown } | null)?.kind !== 'string') read.firstKindless ??= index
+      const slim = slimObject(raw, 'Pod')
+      if (typeof slim === 'string') read.firstBadItem ??= `item [${index}] ${slim}`
+      else if (slim && wanted(slim.namespace)) read.objects.push(slim)
+    },
+    undefined,
+    MAX_KUBERNETES_FILE_BYTES
+  )
   read.listKind = header.kind
   return read
 }

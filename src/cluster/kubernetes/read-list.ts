@@ -2,7 +2,8 @@
 // state machine (depth, strings, escapes, where the top-level keys are); split, each half would
 // need the other's state.
 import { isUtf8 } from 'node:buffer'
-import { closeSync, openSync, readSync } from 'node:fs'
+import { closeSync } from 'node:fs'
+import { openRegularFile, readChunks } from '../../files.js'
 import { notJsonHint, WRITE_JSON } from './sniff.js'
 
 /**
@@ -286,7 +287,7 @@ export class ListSplitter {
 
   private endKey(chunk: Buffer, end: number): void {
     const key = JSON.parse(this.takeCapture(chunk, end).text()) as string
-    if (this.seen.has(key)) this.fail(`has the top-level field \`${key}\` twice`)
+    if (this.seen.has(key)) this.fail(`has the top-level field ${fieldName(key)} twice`)
     this.seen.add(key)
     this.key = key
     this.phase = 'colon'
@@ -311,7 +312,7 @@ export class ListSplitter {
       try {
         item = JSON.parse(bytes.toString('utf8'))
       } catch (error) {
-        this.fail(`is not JSON: item [${index}] does not parse (${(error as Error).message})`)
+        this.fail(`is not JSON: item [${index}] does not parse (${positionIn(error)})`)
       }
       this.onItem(item, index)
       this.phase = 'items'
@@ -323,13 +324,14 @@ export class ListSplitter {
     try {
       value = capture.overflow ? undefined : JSON.parse(capture.text())
     } catch (error) {
-      this.fail(`is not JSON: \`${this.headerKey}\` does not parse (${(error as Error).message})`)
+      this.fail(`is not JSON: \`${this.headerKey}\` does not parse (${positionIn(error)})`)
     }
     this.header[this.headerKey] = value
   }
 
-  private unexpected(b: number, i: number): never {
-    this.fail(`is not JSON: unexpected \`${String.fromCharCode(b)}\` at byte ${this.offset + i}`)
+  private unexpected(_b: number, i: number): never {
+    // The character is not quoted: the file may be one that holds a secret.
+    this.fail(`is not JSON: an unexpected character at byte ${this.offset + i}`)
   }
 
   private fail(message: string): never {
@@ -341,21 +343,38 @@ export class ListSplitter {
 export function readListFile(
   path: string,
   onItem: (item: unknown, index: number) => void,
-  chunkBytes = CHUNK_BYTES
+  chunkBytes = CHUNK_BYTES,
+  maxBytes = Infinity
 ): ListHeader {
   const splitter = new ListSplitter(onItem)
-  const buffer = Buffer.allocUnsafe(chunkBytes)
-  const fd = openSync(path, 'r')
+  // A regular file only (a FIFO or /dev/zero is refused), its size counted as it is read.
+  const fd = openRegularFile(path)
+  let first = true
   try {
-    for (let first = true; ; first = false) {
-      const read = readSync(fd, buffer, 0, chunkBytes, null)
-      if (read === 0) break
-      const hint = first ? notJsonHint(buffer.subarray(0, read)) : undefined
-      if (hint) throw new ListFormatError(hint)
-      splitter.push(buffer.subarray(0, read))
-    }
+    readChunks(
+      fd,
+      maxBytes,
+      chunk => {
+        const hint = first ? notJsonHint(chunk) : undefined
+        first = false
+        if (hint) throw new ListFormatError(hint)
+        splitter.push(chunk)
+      },
+      chunkBytes
+    )
   } finally {
     closeSync(fd)
   }
   return splitter.end()
+}
+
+/** Where JSON.parse stopped, in its words without the text it quotes. */
+function positionIn(error: unknown): string {
+  const at = /at position \d+/.exec(error instanceof Error ? error.message : '')
+  return at ? `${at[0]} of the item` : 'it is cut short or malformed'
+}
+
+/** A key of the file named in a message only when it looks like a Kubernetes field name. */
+export function fieldName(key: string): string {
+  return /^[A-Za-z]{1,40}$/.test(key) ? `\`${key}\`` : '(a key that is not a Kubernetes field)'
 }

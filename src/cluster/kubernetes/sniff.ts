@@ -34,8 +34,8 @@ export function notJsonHint(head: Buffer): string | undefined {
   const line = first.split(/\r?\n/)[0] ?? ''
   // What kubectl writes to stderr, in the file by `2>&1` (or `*>` in PowerShell).
   if (/^(Warning: |error: |Error from server|Unable to connect|[EWI]\d{4} \d)/.test(line))
-    return `starts with a message of kubectl's (\`${line.slice(0, 80)}\`), not JSON: send only kubectl's output to the file, not its messages (no \`2>&1\`); ${WRITE_JSON}`
+    return `starts with a message of kubectl's (\`${line.split(/[\s:]/)[0]}: ...\`), not JSON: send only kubectl's output to the file, not its messages (no \`2>&1\`); ${WRITE_JSON}`
   if (/^(---|- |#|%YAML|[A-Za-z_][\w.-]*\s*:)/.test(first))
-    return `is YAML (it starts with \`${line.slice(0, 40)}\`), not JSON: print it with \`-o json\`, not \`-o yaml\`; ${WRITE_JSON}`
+    return `is YAML, not JSON: print it with \`-o json\`, not \`-o yaml\`; ${WRITE_JSON}`
   return undefined
 }

@@ -1,0 +1,48 @@
+/**
+ * Text the step does not own (service answers, files, inputs often filled from event text) as it
+ * may be shown in a log line. The runner reads the step's stdout and stderr line by line, a line
+ * ending at a line feed or a lone carriage return, and runs as a workflow command a line that
+ * starts with `::` after white space, or that holds `##[` anywhere. So a line here holds no
+ * control character (each is written as its JSON escape: `\n`, `\r`, `\t`, `\u001b`), no `##[`
+ * (written `##\u005b`), and does not start with `::` (written `\::`). The escapes are JSON's, so a
+ * JSON text stays valid JSON and means the same after it, and they read as what they stand for.
+ * log-writer.ts passes every log line through here.
+ */
+
+/**
+ * C0 and C1 controls, DEL, and the Unicode line and paragraph separators: none is text a log
+ * line shows, and several end a line for some reader.
+ */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g
+const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' }
+
+function escapeControl(char: string): string {
+  return NAMED[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`
+}
+
+/** `text` with each control character written as its JSON escape (`\n`, `\r`, `\t`, `\u001b`). */
+export function showControls(text: string): string {
+  return text.replace(CONTROL, escapeControl)
+}
+
+/** One log line: every control character escaped, line breaks included. */
+export function logLine(text: string): string {
+  return neutralLine(showControls(text))
+}
+
+/**
+ * Text of several lines (a failure report, a stack): each line neutralised as `logLine` does,
+ * the line feeds between them kept (a CR LF pair counts as one).
+ */
+export function logLines(text: string): string {
+  return text
+    .split(/\r?\n/)
+    .map(line => logLine(line))
+    .join('\n')
+}
+
+/** `##[` anywhere and `::` at the start (after white space) made inert; no control is left here. */
+function neutralLine(line: string): string {
+  return line.replace(/##\[/g, '##\\u005b').replace(/^(\s*)::/, '$1\\::')
+}
