@@ -228,6 +228,43 @@ test('the major tag moves to the release on the remote, and stays on a newer min
   expect(git(origin, 'rev-parse', `refs/tags/${major}^{commit}`)).toBe(newest)
 }, 60_000)
 
+test("npm's `latest` goes only to the newest release: a fix of an older minor or major gets its own dist-tag", async () => {
+  expect(step('Publish to npm with provenance').run).toContain(
+    'npm publish --provenance --access public --tag "$DIST_TAG"'
+  )
+  // A repository of its own with the release scripts and these tags (the clone's are the others').
+  const repo = join(temp, 'dist-tags')
+  git(temp, 'init', '--quiet', '--initial-branch', 'main', repo)
+  await cp(join(root, 'scripts/release'), join(repo, 'scripts/release'), { recursive: true })
+  for (const [key, value] of Object.entries({
+    'user.name': 'Release Test',
+    'user.email': 'release@example.invalid',
+    'commit.gpgsign': 'false',
+    'tag.gpgsign': 'false'
+  }))
+    git(repo, 'config', key, value)
+  git(repo, 'add', '--all')
+  git(repo, 'commit', '--quiet', '--message', 'scripts')
+  const env = join(temp, 'github-env')
+  const distTagOf = async (release: string) => {
+    git(repo, 'tag', '--force', release)
+    await writeFile(env, '')
+    const run = await runStep('The npm dist-tag', repo, { TAG: release, GITHUB_ENV: env })
+    expect([release, run.code, run.stderr]).toEqual([release, 0, ''])
+    return /^DIST_TAG=(.*)$/m.exec(await readFile(env, 'utf8'))?.[1]
+  }
+  expect(await distTagOf('v1.2.0')).toBe('latest')
+  expect(await distTagOf('v1.3.0')).toBe('latest')
+  // v1.3.0 stays what `record-deployment@1` resolves to, as v1 stays on it
+  expect(await distTagOf('v1.2.1')).toBe('latest-1.2')
+  git(repo, 'tag', 'v2.0.0-rc.1')
+  expect(await distTagOf('v1.3.1')).toBe('latest')
+  expect(await distTagOf('v2.0.0')).toBe('latest')
+  expect(await distTagOf('v1.3.2')).toBe('latest-1')
+  expect(await distTagOf('v10.0.0')).toBe('latest')
+  expect(await distTagOf('v2.0.1')).toBe('latest-2')
+})
+
 test('the dist/ check passes on the committed dist/, and fails naming dist/ when a source changed without a rebuild', async () => {
   const current = await runStep('dist/ is what the sources build', clone)
   expect(current.stderr).toBe('')

@@ -26,7 +26,23 @@ export function moveMajorTag(tag, { cwd = process.cwd(), remote = 'origin' } = {
   if (!version) throw new Error(`\`${tag}\` is not a release tag vX.Y.Z`)
   const major = `v${version[0]}`
   const commit = git(['rev-parse', `refs/tags/${tag}^{commit}`], cwd)
-  const newer = git(['tag', '--list', `${major}.*.*`], cwd)
+  const newer = newerTags(tag, `${major}.*.*`, cwd)
+  if (newer.length > 0)
+    return { major, moved: false, commit, reason: `${newer.join(', ')} is newer` }
+  git(['tag', '--force', major, commit], cwd)
+  git(['push', '--force', remote, `refs/tags/${major}:refs/tags/${major}`], cwd)
+  return { major, moved: true, commit, reason: `${tag} is the newest ${major}` }
+}
+
+/**
+ * The release tags matching `pattern` (a `git tag --list` pattern) that are newer than `tag`.
+ * @param {string} tag `vX.Y.Z` @param {string} pattern @param {string} cwd
+ * @returns {string[]}
+ */
+export function newerTags(tag, pattern, cwd) {
+  const version = parts(tag)
+  if (!version) throw new Error(`\`${tag}\` is not a release tag vX.Y.Z`)
+  return git(['tag', '--list', pattern], cwd)
     .split('\n')
     .filter(other => {
       const p = parts(other)
@@ -34,11 +50,24 @@ export function moveMajorTag(tag, { cwd = process.cwd(), remote = 'origin' } = {
       for (let i = 0; i < 3; i++) if (p[i] !== version[i]) return (p[i] ?? 0) > (version[i] ?? 0)
       return false
     })
-  if (newer.length > 0)
-    return { major, moved: false, commit, reason: `${newer.join(', ')} is newer` }
-  git(['tag', '--force', major, commit], cwd)
-  git(['push', '--force', remote, `refs/tags/${major}:refs/tags/${major}`], cwd)
-  return { major, moved: true, commit, reason: `${tag} is the newest ${major}` }
+}
+
+/**
+ * The npm dist-tag to publish `tag` under, by the major tag's rule: `latest` only for the newest
+ * release of all, since npm resolves a range (`record-deployment@1`) to `latest` whenever `latest`
+ * satisfies it, and `npm install record-deployment` installs `latest`. A fix of an older major or
+ * minor gets `latest-X` (the newest of its major) or `latest-X.Y`, names npm takes as tags (not
+ * ranges): `@1` still resolves to the newest 1.x, as `v1` does.
+ * @param {string} tag `vX.Y.Z`
+ * @param {{ cwd?: string }} [options]
+ * @returns {string}
+ */
+export function distTag(tag, { cwd = process.cwd() } = {}) {
+  const version = parts(tag)
+  if (!version) throw new Error(`\`${tag}\` is not a release tag vX.Y.Z`)
+  if (newerTags(tag, 'v*.*.*', cwd).length === 0) return 'latest'
+  if (newerTags(tag, `v${version[0]}.*.*`, cwd).length === 0) return `latest-${version[0]}`
+  return `latest-${version[0]}.${version[1]}`
 }
 
 // Run as a script (the workflow's step), not imported (the tests).
