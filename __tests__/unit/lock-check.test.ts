@@ -108,3 +108,26 @@ test('a link (a workspace) needs no version of its own', async () => {
   expect(run.stderr).toBe('')
   expect(run.code).toBe(0)
 })
+
+test("an entry resolved from a registry other than npm's (a mirror only its writer reaches) fails, named", async () => {
+  const mirror = 'https://npm.corp.example/artifactory/api/npm/npm-remote/'
+  const binding = lock.packages[BINDING] as Entry
+  const tarball = (registry: string) =>
+    `${registry}@unrs/resolver-binding-darwin-arm64/-/resolver-binding-darwin-arm64-${binding.version}.tgz`
+  const run = await check({
+    ...lock.packages,
+    [BINDING]: { ...binding, resolved: tarball(mirror) }
+  })
+  expect(run.code).toBe(1)
+  expect(run.stderr).toContain(`- ${BINDING}: "resolved" names the registry ${mirror}`)
+  // npm's own registry, and a tarball from elsewhere that is not a registry's, pass
+  const own = tarball('https://registry.npmjs.org/')
+  const github = 'https://codeload.github.com/acme/tool/tar.gz/0123456789abcdef'
+  const fine = await check({
+    ...lock.packages,
+    [BINDING]: { ...binding, resolved: own },
+    'node_modules/tool': { version: '1.0.0', resolved: github }
+  })
+  expect(fine.stderr).toBe('')
+  expect(fine.code).toBe(0)
+})
