@@ -184,6 +184,21 @@ test('a CHANGELOG section is cut at the next heading; a missing or empty one is 
   })
 })
 
+test('a section headed as release-please and conventional-changelog write it, `## [1.2.0](compare link) (date)`, is found', () => {
+  const changelog =
+    '# Changelog\r\n\r\n## [1.2.0](https://github.com/acme/r/compare/v1.1.0...v1.2.0) (2026-02-01)\r\n\r\n' +
+    '- b\r\n\r\n## [1.1.0](https://github.com/acme/r/compare/v1.0.0...v1.1.0) (2026-01-01)\r\n\r\n- a\r\n'
+  expect(changelogSection(changelog, '1.2.0')).toEqual({ notes: '- b\n' })
+  expect(changelogSection(changelog, '1.1.0')).toEqual({ notes: '- a\n' })
+  // the bracket holds the version alone: a pre-release's or another version's link is not it
+  expect(changelogSection('## [1.2.0-rc.1](x)\n\n- rc\n', '1.2.0')).toEqual({
+    error: 'CHANGELOG has no section `## 1.2.0`'
+  })
+  expect(changelogSection('## 1.2.0(x)\n\n- b\n', '1.2.0')).toEqual({
+    error: 'CHANGELOG has no section `## 1.2.0`'
+  })
+})
+
 test('npm publish --dry-run ships only dist/, action.yml, README, LICENSE and CHANGELOG (and package.json)', async () => {
   const run = await runStep('Only dist/, action.yml, README, LICENSE and CHANGELOG ship', clone)
   expect(run.stderr).not.toContain('package-files:')
