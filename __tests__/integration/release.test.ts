@@ -3,7 +3,7 @@
  * steps run here as the workflow runs them: each step's `run:` in bash, in a clone of this
  * checkout's HEAD tagged as a release would be (its CHANGELOG section dated), with the major tag
  * pushed to a local bare repository standing for `origin`. Publishing to npm and the GitHub release
- * need the service; `npm publish --dry-run` stands for the first, checked for what it would ship.
+ * need the service; `npm pack --dry-run` stands for the first, checked for what it would ship.
  */
 import {
   convertWorkflowTemplate,
@@ -13,6 +13,8 @@ import {
 import { execFile, execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { copyFile, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
@@ -216,6 +218,34 @@ test('npm publish --dry-run ships only dist/, action.yml, README, LICENSE and CH
     'src/main.ts would ship, and only dist/, action.yml, README.md, LICENSE, CHANGELOG.md, package.json should',
     'LICENSE would not ship'
   ])
+}, 60_000)
+
+test('a re-run after npm took the version still passes the files check, on to the release and the major tag', async () => {
+  // A registry on this machine that has this version already, as npm has after a first run that
+  // published and then failed at the GitHub release (`npm publish --dry-run` refuses such a version).
+  const server = createServer((request, response) => {
+    if (request.url !== '/record-deployment') return void response.writeHead(404).end('{}')
+    const manifest = { name: 'record-deployment', version, dist: { tarball: 'x', shasum: 'x' } }
+    response.setHeader('content-type', 'application/json')
+    response.end(
+      JSON.stringify({
+        name: 'record-deployment',
+        'dist-tags': { latest: version },
+        versions: { [version]: manifest }
+      })
+    )
+  })
+  await new Promise<void>(listening => server.listen(0, '127.0.0.1', listening))
+  try {
+    const { port } = server.address() as AddressInfo
+    const run = await runStep('Only dist/, action.yml, README, LICENSE and CHANGELOG ship', clone, {
+      npm_config_registry: `http://127.0.0.1:${port}/`
+    })
+    expect([run.code, run.stderr]).toEqual([0, ''])
+    expect(run.stdout.split('\n')).toEqual(expect.arrayContaining(['dist/cli.js', 'action.yml']))
+  } finally {
+    await new Promise(closed => server.close(closed))
+  }
 }, 60_000)
 
 test('the major tag moves to the release on the remote, and stays on a newer minor when an older one is fixed', async () => {
