@@ -15,8 +15,8 @@
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { isMain } from './is-main.mjs'
 
 /** The npm versions `npm ci --dry-run` must pass with (CONTRIBUTING: The loop). */
 export const NPMS = ['10.9.4', '11.6.2', 'latest']
@@ -162,5 +162,4 @@ async function main() {
   return 1
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url))
-  process.exitCode = await main()
+if (isMain(import.meta.url)) process.exitCode = await main()

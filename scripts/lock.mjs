@@ -10,8 +10,9 @@
 import { spawnSync } from 'node:child_process'
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { isMain } from './is-main.mjs'
 
 /** The npm that writes the lock. */
 export const NPM = '11.13.0'
@@ -61,5 +62,4 @@ function main() {
 }
 
 // Run as a script (`npm run lock`), not imported (the tests).
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url))
-  process.exitCode = main()
+if (isMain(import.meta.url)) process.exitCode = main()

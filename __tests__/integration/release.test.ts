@@ -281,6 +281,7 @@ test("npm's `latest` goes only to the newest release: a fix of an older minor or
   const repo = join(temp, 'dist-tags')
   git(temp, 'init', '--quiet', '--initial-branch', 'main', repo)
   await cp(join(root, 'scripts/release'), join(repo, 'scripts/release'), { recursive: true })
+  await copyFile(join(root, 'scripts/is-main.mjs'), join(repo, 'scripts/is-main.mjs'))
   for (const [key, value] of Object.entries({
     'user.name': 'Release Test',
     'user.email': 'release@example.invalid',

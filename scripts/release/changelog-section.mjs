@@ -3,7 +3,7 @@
 // `## `), the text of the GitHub release. Fails, saying why, when the section is missing or empty, or still headed
 // "unreleased": a release's notes are written and dated before its tag.
 import { readFileSync } from 'node:fs'
-import { pathToFileURL } from 'node:url'
+import { isMain } from '../is-main.mjs'
 
 /**
  * The body of `version`'s section, or an error saying what is wrong.
@@ -32,7 +32,7 @@ export function changelogSection(changelog, version) {
 }
 
 // Run as a script (the workflow's step), not imported (the tests).
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+if (isMain(import.meta.url)) {
   const [version = '', file = 'CHANGELOG.md'] = process.argv.slice(2)
   const found = /^\d+\.\d+\.\d+$/.test(version)
     ? changelogSection(readFileSync(file, 'utf8'), version)

@@ -3,7 +3,7 @@
 // runs the newest release of that major. Only when vX.Y.Z is the highest `vX.*.*` tag: a fix of
 // an older minor (v1.2.1 after v1.3.0) leaves `vX` where it is. Run in the clone that has the tags.
 import { execFileSync } from 'node:child_process'
-import { pathToFileURL } from 'node:url'
+import { isMain } from '../is-main.mjs'
 
 /** @param {string[]} args @param {string} cwd */
 const git = (args, cwd) =>
@@ -71,7 +71,7 @@ export function distTag(tag, { cwd = process.cwd() } = {}) {
 }
 
 // Run as a script (the workflow's step), not imported (the tests).
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+if (isMain(import.meta.url)) {
   const [tag = '', remote = 'origin'] = process.argv.slice(2)
   try {
     const result = moveMajorTag(tag, { remote })

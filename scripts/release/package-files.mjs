@@ -3,7 +3,7 @@
 // the package.json npm always adds), each of the entry points among them. Prints the list; fails
 // naming any file that should not ship or is missing.
 import { execFileSync } from 'node:child_process'
-import { pathToFileURL } from 'node:url'
+import { isMain } from '../is-main.mjs'
 
 export const SHIPPED = ['action.yml', 'README.md', 'LICENSE', 'CHANGELOG.md', 'package.json']
 export const REQUIRED = [...SHIPPED, 'dist/index.js', 'dist/cli.js']
@@ -44,7 +44,7 @@ export function publishDryRunFiles(cwd, env = process.env) {
 }
 
 // Run as a script (the workflow's step), not imported (the tests).
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+if (isMain(import.meta.url)) {
   const files = publishDryRunFiles(process.cwd())
   const problems = packageProblems(files)
   process.stdout.write(files.map(f => `${f}\n`).join(''))
