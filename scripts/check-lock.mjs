@@ -6,15 +6,17 @@
 //     "Invalid Version" before it installs anything;
 //   - every package an entry names in `optionalDependencies` (the platform packages: esbuild's,
 //     unrs-resolver's, @parcel/watcher's) has an entry where Node's resolution from that entry
-//     finds it: a lock written on one platform and updated in place can lack the others'.
+//     finds it: a lock written on one platform and updated in place can lack the others';
+//   - no entry is `resolved` from another registry than npm's public one (a mirror that only its
+//     writer reaches, written by an `npm install` behind it).
 // Then, unless --lock-only, `npm ci --dry-run` with each npm we support, fetched with `npx`: the
 // npm of Node 22 (10.9), the npm of Node 24 (11.6) and the newest.
 // Exits 1 naming each problem, or the npm that failed and what it said.
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { isMain } from './is-main.mjs'
 
 /** The npm versions `npm ci --dry-run` must pass with (CONTRIBUTING: The loop). */
 export const NPMS = ['10.9.4', '11.6.2', 'latest']
@@ -32,6 +34,17 @@ export function placesFor(path, name) {
   }
 }
 
+/** npm's public registry, the one a `resolved` may name (npm ci of any user maps it to theirs). */
+const PUBLIC_REGISTRY = 'https://registry.npmjs.org/'
+
+/** The registry a registry tarball's URL (`<registry><name>/-/<file>.tgz`) is on, else undefined. */
+function registryOf(resolved) {
+  const match = /^(https?:\/\/.+?\/)(?:@[^/]+\/)?[^/@]+\/-\/[^/]+\.tgz$/.exec(
+    String(resolved ?? '')
+  )
+  return match?.[1]
+}
+
 /** What is wrong with a parsed package-lock.json, one line per problem. */
 export function problemsOf(lock) {
   const packages = lock?.packages
@@ -42,6 +55,12 @@ export function problemsOf(lock) {
     if (path === '' || entry.link) continue
     if (!entry.version)
       problems.push(`${path}: no "version" (npm stops here with "Invalid Version")`)
+    const registry = registryOf(entry.resolved)
+    if (registry && registry !== PUBLIC_REGISTRY)
+      problems.push(
+        `${path}: "resolved" names the registry ${registry} (a mirror of its writer's), which ` +
+          "other contributors' npm ci would fetch from; `npm run lock` leaves it out"
+      )
   }
   for (const [path, entry] of Object.entries(packages)) {
     if (entry.link) continue
@@ -143,5 +162,4 @@ async function main() {
   return 1
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url))
-  process.exitCode = await main()
+if (isMain(import.meta.url)) process.exitCode = await main()

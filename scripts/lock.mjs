@@ -12,9 +12,26 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { isMain } from './is-main.mjs'
 
 /** The npm that writes the lock. */
-const NPM = '11.13.0'
+export const NPM = '11.13.0'
+
+/**
+ * What `npm install` is given to write the lock. Besides the npm, the writer's npm configuration
+ * would shape the lock: the lock's format (`lockfile-version`) and each entry's `resolved`, the
+ * URL of the registry it was fetched from (a mirror's, behind a corporate proxy, that no one else
+ * can reach; npm's public registry elsewhere). So the format is fixed and `resolved` left out
+ * (`integrity` stays): npm ci fetches each package from the registry its user configured.
+ */
+export const LOCK_FLAGS = [
+  '--package-lock-only',
+  '--ignore-scripts',
+  '--no-audit',
+  '--no-fund',
+  '--lockfile-version=3',
+  '--omit-lockfile-registry-resolved'
+]
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -25,20 +42,24 @@ function run(command, args, cwd, shell = false) {
   return status ?? 1
 }
 
-const scratch = mkdtempSync(join(tmpdir(), 'record-deployment-lock-'))
-try {
-  for (const file of ['package.json', '.npmrc'])
-    if (existsSync(join(root, file))) copyFileSync(join(root, file), join(scratch, file))
-  const flags = ['--package-lock-only', '--ignore-scripts', '--no-audit', '--no-fund']
-  // npx is npx.cmd on Windows, which only a shell starts
-  const status = run('npx', ['--yes', `npm@${NPM}`, 'install', ...flags], scratch, true)
-  if (status !== 0) process.exit(status)
-  copyFileSync(join(scratch, 'package-lock.json'), join(root, 'package-lock.json'))
-} finally {
-  rmSync(scratch, { recursive: true, force: true })
+function main() {
+  const scratch = mkdtempSync(join(tmpdir(), 'record-deployment-lock-'))
+  try {
+    for (const file of ['package.json', '.npmrc'])
+      if (existsSync(join(root, file))) copyFileSync(join(root, file), join(scratch, file))
+    // npx is npx.cmd on Windows, which only a shell starts
+    const status = run('npx', ['--yes', `npm@${NPM}`, 'install', ...LOCK_FLAGS], scratch, true)
+    if (status !== 0) return status
+    copyFileSync(join(scratch, 'package-lock.json'), join(root, 'package-lock.json'))
+  } finally {
+    rmSync(scratch, { recursive: true, force: true })
+  }
+  return run(process.execPath, [
+    join(root, 'scripts/check-lock.mjs'),
+    root,
+    ...process.argv.slice(2)
+  ])
 }
-process.exitCode = run(process.execPath, [
-  join(root, 'scripts/check-lock.mjs'),
-  root,
-  ...process.argv.slice(2)
-])
+
+// Run as a script (`npm run lock`), not imported (the tests).
+if (isMain(import.meta.url)) process.exitCode = main()

@@ -351,6 +351,19 @@ test('labels outside Actions without --since, or with it outside a checkout, exi
   expect(noCheckout.stderr).not.toMatch(/`{2}|: :/)
 })
 
+test('no token outside a workflow: exit 2 saying to set GITHUB_TOKEN or pass --token, not the `token` input', async () => {
+  const run = await recordDeployment(['--digest', DIGEST, '--name', 'web', '--environment', 'qa'], {
+    GITHUB_API_URL: emulator.url,
+    GITHUB_REPOSITORY: 'acme/web'
+  })
+  expect(run.code).toBe(2)
+  expect(run.stdout).toBe('')
+  expect(run.stderr).toMatch(/^record-deployment: a problem; nothing was sent:$/m)
+  expect(run.stderr).toContain('--token: is empty: set GITHUB_TOKEN (or pass `--token`)')
+  expect(run.stderr).not.toMatch(/pass `token`|in a workflow/)
+  expect(emulator.requests).toEqual([])
+})
+
 test('a flag named as a problem is named once: no "nothing to do" and no missing input after it', async () => {
   const env = { GITHUB_TOKEN: TOKEN, GITHUB_API_URL: emulator.url, GITHUB_REPOSITORY: 'acme/web' }
   const twice = await recordDeployment(

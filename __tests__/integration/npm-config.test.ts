@@ -5,12 +5,15 @@
  * a harmless setting, and the child npm, given the env the pipelines use, must print both.
  */
 import { execFile } from 'node:child_process'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { pipelineEnv } from '../../scripts/documented-pipelines.js'
 import { withNpmConfig } from '../../scripts/npm-env.js'
+import { LOCK_FLAGS } from '../../scripts/lock.mjs'
 
 const exec = promisify(execFile)
 
@@ -124,3 +127,49 @@ test('npm install --prefix (the Node 24 install of .ci/run) keeps the global con
   expect(bare['globalconfig']).toBe(join(moved, 'etc/npmrc'))
   expect(bare['init-license']).not.toBe('from-global')
 })
+
+test("npm run lock's npm writes the same lock whatever the writer's npmrc says: lock format 3, no registry URL in it", async () => {
+  // A registry of one package on this machine, standing for a mirror only the writer can reach.
+  const integrity = `sha512-${Buffer.alloc(64, 7).toString('base64')}`
+  const server = createServer((request, response) => {
+    const { port } = server.address() as AddressInfo
+    if (request.url !== '/tiny') return void response.writeHead(404).end('{}')
+    const tarball = `http://127.0.0.1:${port}/tiny/-/tiny-1.0.0.tgz`
+    response.setHeader('content-type', 'application/json')
+    response.end(
+      JSON.stringify({
+        name: 'tiny',
+        'dist-tags': { latest: '1.0.0' },
+        versions: { '1.0.0': { name: 'tiny', version: '1.0.0', dist: { tarball, integrity } } }
+      })
+    )
+  })
+  await new Promise<void>(listening => server.listen(0, '127.0.0.1', listening))
+  try {
+    const { port } = server.address() as AddressInfo
+    const project = join(dir, 'lock')
+    await mkdir(project, { recursive: true })
+    await writeFile(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'p', version: '1.0.0', dependencies: { tiny: '^1.0.0' } })
+    )
+    // the writer's own settings, which the committed lock must not depend on
+    const writer = join(dir, 'writer-npmrc')
+    await writeFile(
+      writer,
+      `registry=http://127.0.0.1:${port}/\nomit-lockfile-registry-resolved=false\nlockfile-version=2\n`
+    )
+    await exec('npm', ['install', ...LOCK_FLAGS], {
+      cwd: project,
+      env: { ...plain, npm_config_userconfig: writer, npm_config_cache: join(dir, 'lock-cache') }
+    })
+    const written = JSON.parse(await readFile(join(project, 'package-lock.json'), 'utf8')) as {
+      lockfileVersion: number
+      packages: Record<string, Record<string, unknown>>
+    }
+    expect(written.lockfileVersion).toBe(3)
+    expect(written.packages['node_modules/tiny']).toEqual({ version: '1.0.0', integrity })
+  } finally {
+    await new Promise(closed => server.close(closed))
+  }
+}, 60_000)

@@ -170,6 +170,40 @@ test('`failed` names the call that failed: what, method, path, status, request i
   expect(JSON.parse(run.outputs['deployment-records'] ?? '')).toHaveLength(1)
 })
 
+test('an answer whose message and validation errors are megabytes long: `failed` still names the call, what the service said cut and saying so', async () => {
+  emulator = await withEmulator()
+  const huge = 'x'.repeat(5_000_000)
+  // and thousands of validation errors, each long
+  const validation = Array.from({ length: 5000 }, (_, i) => ({
+    resource: 'StorageRecord',
+    field: `f${i}`,
+    code: 'invalid',
+    message: 'y'.repeat(2000)
+  }))
+  emulator.addFault({
+    method: 'POST',
+    path: STORAGE,
+    fault: { kind: 'status', status: 422, body: { message: huge, errors: validation } }
+  })
+  const run = await runAction({
+    token: TOKEN,
+    'api-url': emulator.url,
+    digest: 'ghcr.io/acme/web@sha256:' + 'ef'.repeat(32),
+    'registry-url': 'https://ghcr.io'
+  })
+  expect(run.code).not.toBe(0)
+  expect(JSON.parse(run.outputs['truncated'] ?? '')).toEqual({})
+  const failed = JSON.parse(run.outputs['failed'] ?? '') as Array<{
+    status: number
+    message: string
+  }>
+  expect(failed.map(f => f.status)).toEqual([422])
+  expect(failed[0]?.message).toMatch(/failed with 422: x{1000}… \(4999000 more characters\)/)
+  expect(failed[0]?.message).toContain('\n  - StorageRecord.f19: invalid: ' + 'y'.repeat(960))
+  expect(failed[0]?.message).toContain('\n  - … and 4980 more')
+  expect(failed[0]?.message.length).toBeLessThan(25_000)
+}, 60_000)
+
 test('a bug of ours after a record was written: the outputs still hold the record, and `failed` names the bug', async () => {
   emulator = await withEmulator()
   const inputs = parseInputs(

@@ -3,7 +3,7 @@
  * steps run here as the workflow runs them: each step's `run:` in bash, in a clone of this
  * checkout's HEAD tagged as a release would be (its CHANGELOG section dated), with the major tag
  * pushed to a local bare repository standing for `origin`. Publishing to npm and the GitHub release
- * need the service; `npm publish --dry-run` stands for the first, checked for what it would ship.
+ * need the service; `npm pack --dry-run` stands for the first, checked for what it would ship.
  */
 import {
   convertWorkflowTemplate,
@@ -13,6 +13,8 @@ import {
 import { execFile, execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { copyFile, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
@@ -184,6 +186,21 @@ test('a CHANGELOG section is cut at the next heading; a missing or empty one is 
   })
 })
 
+test('a section headed as release-please and conventional-changelog write it, `## [1.2.0](compare link) (date)`, is found', () => {
+  const changelog =
+    '# Changelog\r\n\r\n## [1.2.0](https://github.com/acme/r/compare/v1.1.0...v1.2.0) (2026-02-01)\r\n\r\n' +
+    '- b\r\n\r\n## [1.1.0](https://github.com/acme/r/compare/v1.0.0...v1.1.0) (2026-01-01)\r\n\r\n- a\r\n'
+  expect(changelogSection(changelog, '1.2.0')).toEqual({ notes: '- b\n' })
+  expect(changelogSection(changelog, '1.1.0')).toEqual({ notes: '- a\n' })
+  // the bracket holds the version alone: a pre-release's or another version's link is not it
+  expect(changelogSection('## [1.2.0-rc.1](x)\n\n- rc\n', '1.2.0')).toEqual({
+    error: 'CHANGELOG has no section `## 1.2.0`'
+  })
+  expect(changelogSection('## 1.2.0(x)\n\n- b\n', '1.2.0')).toEqual({
+    error: 'CHANGELOG has no section `## 1.2.0`'
+  })
+})
+
 test('npm publish --dry-run ships only dist/, action.yml, README, LICENSE and CHANGELOG (and package.json)', async () => {
   const run = await runStep('Only dist/, action.yml, README, LICENSE and CHANGELOG ship', clone)
   expect(run.stderr).not.toContain('package-files:')
@@ -201,6 +218,34 @@ test('npm publish --dry-run ships only dist/, action.yml, README, LICENSE and CH
     'src/main.ts would ship, and only dist/, action.yml, README.md, LICENSE, CHANGELOG.md, package.json should',
     'LICENSE would not ship'
   ])
+}, 60_000)
+
+test('a re-run after npm took the version still passes the files check, on to the release and the major tag', async () => {
+  // A registry on this machine that has this version already, as npm has after a first run that
+  // published and then failed at the GitHub release (`npm publish --dry-run` refuses such a version).
+  const server = createServer((request, response) => {
+    if (request.url !== '/record-deployment') return void response.writeHead(404).end('{}')
+    const manifest = { name: 'record-deployment', version, dist: { tarball: 'x', shasum: 'x' } }
+    response.setHeader('content-type', 'application/json')
+    response.end(
+      JSON.stringify({
+        name: 'record-deployment',
+        'dist-tags': { latest: version },
+        versions: { [version]: manifest }
+      })
+    )
+  })
+  await new Promise<void>(listening => server.listen(0, '127.0.0.1', listening))
+  try {
+    const { port } = server.address() as AddressInfo
+    const run = await runStep('Only dist/, action.yml, README, LICENSE and CHANGELOG ship', clone, {
+      npm_config_registry: `http://127.0.0.1:${port}/`
+    })
+    expect([run.code, run.stderr]).toEqual([0, ''])
+    expect(run.stdout.split('\n')).toEqual(expect.arrayContaining(['dist/cli.js', 'action.yml']))
+  } finally {
+    await new Promise(closed => server.close(closed))
+  }
 }, 60_000)
 
 test('the major tag moves to the release on the remote, and stays on a newer minor when an older one is fixed', async () => {
@@ -227,6 +272,44 @@ test('the major tag moves to the release on the remote, and stays on a newer min
   expect(kept.stdout).toContain(`${major} left where it is: ${newer} is newer`)
   expect(git(origin, 'rev-parse', `refs/tags/${major}^{commit}`)).toBe(newest)
 }, 60_000)
+
+test("npm's `latest` goes only to the newest release: a fix of an older minor or major gets its own dist-tag", async () => {
+  expect(step('Publish to npm with provenance').run).toContain(
+    'npm publish --provenance --access public --tag "$DIST_TAG"'
+  )
+  // A repository of its own with the release scripts and these tags (the clone's are the others').
+  const repo = join(temp, 'dist-tags')
+  git(temp, 'init', '--quiet', '--initial-branch', 'main', repo)
+  await cp(join(root, 'scripts/release'), join(repo, 'scripts/release'), { recursive: true })
+  await copyFile(join(root, 'scripts/is-main.mjs'), join(repo, 'scripts/is-main.mjs'))
+  for (const [key, value] of Object.entries({
+    'user.name': 'Release Test',
+    'user.email': 'release@example.invalid',
+    'commit.gpgsign': 'false',
+    'tag.gpgsign': 'false'
+  }))
+    git(repo, 'config', key, value)
+  git(repo, 'add', '--all')
+  git(repo, 'commit', '--quiet', '--message', 'scripts')
+  const env = join(temp, 'github-env')
+  const distTagOf = async (release: string) => {
+    git(repo, 'tag', '--force', release)
+    await writeFile(env, '')
+    const run = await runStep('The npm dist-tag', repo, { TAG: release, GITHUB_ENV: env })
+    expect([release, run.code, run.stderr]).toEqual([release, 0, ''])
+    return /^DIST_TAG=(.*)$/m.exec(await readFile(env, 'utf8'))?.[1]
+  }
+  expect(await distTagOf('v1.2.0')).toBe('latest')
+  expect(await distTagOf('v1.3.0')).toBe('latest')
+  // v1.3.0 stays what `record-deployment@1` resolves to, as v1 stays on it
+  expect(await distTagOf('v1.2.1')).toBe('latest-1.2')
+  git(repo, 'tag', 'v2.0.0-rc.1')
+  expect(await distTagOf('v1.3.1')).toBe('latest')
+  expect(await distTagOf('v2.0.0')).toBe('latest')
+  expect(await distTagOf('v1.3.2')).toBe('latest-1')
+  expect(await distTagOf('v10.0.0')).toBe('latest')
+  expect(await distTagOf('v2.0.1')).toBe('latest-2')
+})
 
 test('the dist/ check passes on the committed dist/, and fails naming dist/ when a source changed without a rebuild', async () => {
   const current = await runStep('dist/ is what the sources build', clone)

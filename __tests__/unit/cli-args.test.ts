@@ -139,3 +139,23 @@ test("`--version` with a value, in either form, is the artifact's version; witho
       "value (`--version VALUE`) it is the artifact's version, the `version` input"
   ])
 })
+
+test('`--version "$TAG"` with TAG empty (quoted, as the documented pipelines write it), or `--version=`, is a problem: the run stops instead of recording without a version', () => {
+  for (const argv of [
+    ['--digest', 'sha256:x', '--version', '', '--environment', 'production'],
+    ['--version=', '--environment', 'production'],
+    ['--version', '']
+  ]) {
+    const args = parseCliArgs(argv, declared)
+    expect({ argv, version: args.version, unread: [...args.unread] }).toEqual({
+      argv,
+      version: false,
+      unread: ['version']
+    })
+    expect(args.raw).not.toHaveProperty('version')
+    expect(args.problems).toEqual([
+      "`--version` is empty (a variable that came out empty?): give the artifact's version, or " +
+        'leave the flag out'
+    ])
+  }
+})

@@ -5,7 +5,7 @@
  * needs the registry and is left to .ci/run.
  */
 import { execFile } from 'node:child_process'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -107,4 +107,51 @@ test('a link (a workspace) needs no version of its own', async () => {
   })
   expect(run.stderr).toBe('')
   expect(run.code).toBe(0)
+})
+
+test("an entry resolved from a registry other than npm's (a mirror only its writer reaches) fails, named", async () => {
+  const mirror = 'https://npm.corp.example/artifactory/api/npm/npm-remote/'
+  const binding = lock.packages[BINDING] as Entry
+  const tarball = (registry: string) =>
+    `${registry}@unrs/resolver-binding-darwin-arm64/-/resolver-binding-darwin-arm64-${binding.version}.tgz`
+  const run = await check({
+    ...lock.packages,
+    [BINDING]: { ...binding, resolved: tarball(mirror) }
+  })
+  expect(run.code).toBe(1)
+  expect(run.stderr).toContain(`- ${BINDING}: "resolved" names the registry ${mirror}`)
+  // npm's own registry, and a tarball from elsewhere that is not a registry's, pass
+  const own = tarball('https://registry.npmjs.org/')
+  const github = 'https://codeload.github.com/acme/tool/tar.gz/0123456789abcdef'
+  const fine = await check({
+    ...lock.packages,
+    [BINDING]: { ...binding, resolved: own },
+    'node_modules/tool': { version: '1.0.0', resolved: github }
+  })
+  expect(fine.stderr).toBe('')
+  expect(fine.code).toBe(0)
+})
+
+test('started through a symlink by its absolute path, the check still checks: a bad lock exits 1, not a silent 0', async () => {
+  await writeFile(
+    join(dir, 'package-lock.json'),
+    JSON.stringify({ ...lock, packages: { ...lock.packages, [NESTED]: { optional: true } } })
+  )
+  const linked = join(dir, 'scripts-link')
+  await symlink(join(root, 'scripts'), linked, 'dir')
+  // the release scripts alike: the version check names a wrong tag
+  const runs = await Promise.all(
+    [
+      [join(linked, 'check-lock.mjs'), dir, '--lock-only'],
+      [join(linked, 'release/check-version.mjs'), 'v0.0.0-wrong']
+    ].map(args =>
+      exec(process.execPath, args, { cwd: root }).then(
+        () => ({ code: 0, stderr: '' }),
+        (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr })
+      )
+    )
+  )
+  expect(runs.map(r => r.code)).toEqual([1, 1])
+  expect(runs[0]?.stderr).toContain(`- ${NESTED}: no "version"`)
+  expect(runs[1]?.stderr).toContain('is not a release tag')
 })

@@ -1,9 +1,9 @@
 // `node scripts/release/changelog-section.mjs X.Y.Z [CHANGELOG.md]`: prints that version's section
-// of the changelog (the lines under its `## X.Y.Z` heading, up to the next `## `), the text of the
-// GitHub release. Fails, saying why, when the section is missing or empty, or still headed
+// of the changelog (the lines under its `## X.Y.Z` heading, or `## [X.Y.Z](link)`, up to the next
+// `## `), the text of the GitHub release. Fails, saying why, when the section is missing or empty, or still headed
 // "unreleased": a release's notes are written and dated before its tag.
 import { readFileSync } from 'node:fs'
-import { pathToFileURL } from 'node:url'
+import { isMain } from '../is-main.mjs'
 
 /**
  * The body of `version`'s section, or an error saying what is wrong.
@@ -14,7 +14,8 @@ import { pathToFileURL } from 'node:url'
 export function changelogSection(changelog, version) {
   const lines = changelog.split(/\r?\n/)
   const escaped = version.replace(/\./g, '\\.')
-  const heading = new RegExp(`^## \\[?v?${escaped}\\]?(?=\\s|$)`)
+  // `## 1.2.0 (date)`, `## v1.2.0`, `## [1.2.0] - date`, `## [1.2.0](compare link) (date)`
+  const heading = new RegExp(`^## (?:v?${escaped}|\\[v?${escaped}\\](?:\\(\\S*\\))?)(?=\\s|$)`)
   const start = lines.findIndex(line => heading.test(line))
   if (start < 0) return { error: `CHANGELOG has no section \`## ${version}\`` }
   if (/unreleased/i.test(lines[start] ?? ''))
@@ -31,7 +32,7 @@ export function changelogSection(changelog, version) {
 }
 
 // Run as a script (the workflow's step), not imported (the tests).
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+if (isMain(import.meta.url)) {
   const [version = '', file = 'CHANGELOG.md'] = process.argv.slice(2)
   const found = /^\d+\.\d+\.\d+$/.test(version)
     ? changelogSection(readFileSync(file, 'utf8'), version)

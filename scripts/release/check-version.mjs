@@ -4,7 +4,7 @@
 // npm's provenance requires. Fails naming each that differs, before anything is published.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { isMain } from '../is-main.mjs'
 
 /**
  * Each place whose version is not the tag's.
@@ -37,7 +37,7 @@ export function versionProblems(
 }
 
 // Run as a script (the workflow's step), not imported (the tests).
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+if (isMain(import.meta.url)) {
   const problems = versionProblems(process.argv[2] ?? '')
   for (const p of problems) process.stderr.write(`check-version: ${p}\n`)
   if (problems.length > 0) process.exitCode = 1

@@ -2,7 +2,7 @@
 // fails when that changed anything git tracks there or left a file it does not: the committed
 // dist/ is what `uses:` and the package run, so it must be what the sources build.
 import { execFileSync } from 'node:child_process'
-import { pathToFileURL } from 'node:url'
+import { isMain } from '../is-main.mjs'
 
 /**
  * The `git status --porcelain` lines of dist/ after a rebuild in `cwd`; none when it is current.
@@ -17,7 +17,7 @@ export function staleDist(cwd = process.cwd()) {
 }
 
 // Run as a script (the workflow's step), not imported (the tests).
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+if (isMain(import.meta.url)) {
   const stale = staleDist()
   if (stale.length > 0) {
     process.stderr.write(

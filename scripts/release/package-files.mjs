@@ -1,9 +1,9 @@
-// `node scripts/release/package-files.mjs`: `npm publish --dry-run` of the checkout, and the files
-// it would ship checked: only dist/, action.yml, README.md, LICENSE, CHANGELOG.md (and the
-// package.json npm always adds), each of the entry points among them. Prints the list; fails
+// `node scripts/release/package-files.mjs`: the files `npm publish` would ship from the checkout
+// (`npm pack --dry-run`), checked: only dist/, action.yml, README.md, LICENSE, CHANGELOG.md (and
+// the package.json npm always adds), each of the entry points among them. Prints the list; fails
 // naming any file that should not ship or is missing.
 import { execFileSync } from 'node:child_process'
-import { pathToFileURL } from 'node:url'
+import { isMain } from '../is-main.mjs'
 
 export const SHIPPED = ['action.yml', 'README.md', 'LICENSE', 'CHANGELOG.md', 'package.json']
 export const REQUIRED = [...SHIPPED, 'dist/index.js', 'dist/cli.js']
@@ -23,26 +23,28 @@ export function packageProblems(files) {
 }
 
 /**
- * The files `npm publish --dry-run` would ship from `cwd` (its JSON: keyed by name on npm 11).
+ * The files `npm publish` would ship from `cwd`: `npm pack --dry-run`'s list, the same packing
+ * rules. Not `npm publish --dry-run`: npm 11 asks the registry there and refuses a version it
+ * already has, so a re-run of a release that got onto npm would stop here, short of the GitHub
+ * release and the major tag.
  * @param {string} cwd
  * @param {Record<string, string | undefined>} [env]
  * @returns {string[]}
  */
 export function publishDryRunFiles(cwd, env = process.env) {
-  const out = execFileSync('npm', ['publish', '--dry-run', '--json', '--ignore-scripts'], {
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
     cwd,
     env,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe']
   })
-  /** @type {{ files?: Array<{ path: string }> } & Record<string, { files?: Array<{ path: string }> }>} */
+  /** @type {Array<{ files?: Array<{ path: string }> }>} */
   const json = JSON.parse(out)
-  const report = json.files ? json : Object.values(json)[0]
-  return (report?.files ?? []).map(f => f.path).sort()
+  return (json[0]?.files ?? []).map(f => f.path).sort()
 }
 
 // Run as a script (the workflow's step), not imported (the tests).
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+if (isMain(import.meta.url)) {
   const files = publishDryRunFiles(process.cwd())
   const problems = packageProblems(files)
   process.stdout.write(files.map(f => `${f}\n`).join(''))

@@ -32,11 +32,17 @@ const OWN_FLAGS = new Set(['help', 'debug'])
  * `--version` is two things by one rule: with a value (`--version 1.2.3`, `--version=1.2.3`) it is
  * the artifact's version, the `version` input; alone it prints the command line's own version.
  * With other flags but no value it is a problem, not a version print, so that a pipeline whose
- * variable came out empty (`--version $TAG --environment ...`) stops instead of recording nothing.
+ * variable came out empty (`--version $TAG --environment ...`) stops instead of recording nothing;
+ * so is an empty value (`--version "$TAG"`), instead of recording without a version.
  */
 export const VERSION_RULE =
   '`--version` alone (or `-V`) prints this version; with a value (`--version VALUE`) it is the ' +
   "artifact's version, the `version` input"
+
+/** `--version ''` or `--version=`: a version variable that came out empty, quoted. */
+const EMPTY_VERSION =
+  "`--version` is empty (a variable that came out empty?): give the artifact's version, or leave " +
+  'the flag out'
 
 /** An input whose default is `true` or `false`: `--dry-run` alone means `true`. */
 export function isSwitch(input: DeclaredInput): boolean {
@@ -103,6 +109,12 @@ export function parseCliArgs(argv: readonly string[], declared: readonly Declare
         out.unread.add(name)
         continue
       } else value = argv[++i]
+    }
+    if (name === 'version' && value === '') {
+      // `--version "$TAG"` with TAG empty: stops as the unquoted form does (VERSION_RULE)
+      out.problems.push(EMPTY_VERSION)
+      out.unread.add(name)
+      continue
     }
     ;(given[name] ??= []).push(value ?? '')
   }

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { Cancellation } from '../client/cancel.js'
 import type { Log } from '../client/log.js'
 import { cliLog } from '../stdio-writer.js'
+import { NO_TOKEN } from '../inputs/connection.js'
 import { InputError, NOTHING_TO_DO, parseInputs, type Inputs } from '../parse-inputs.js'
 import { failureReport, toOutputs } from '../report.js'
 import { firstLineOf, resultAfterBug, type RunResult } from '../result.js'
@@ -21,6 +22,8 @@ type Env = Record<string, string | undefined>
 
 /** Where the command line's token comes from, as a refused token's hint names it. */
 export const TOKEN_SOURCE = '`GITHUB_TOKEN` (or `--token`)'
+/** No token: the input's problem as the command line says it (there is no workflow to run in). */
+const NO_TOKEN_CLI = 'is empty: set GITHUB_TOKEN (or pass `--token`)'
 
 /**
  * `record-deployment` for pipelines outside Actions, the same core as the action (`parseInputs`,
@@ -53,7 +56,9 @@ export async function runCli(
     const known = error.problems.filter(
       p => !args.unread.has(p.input) && !(args.problems.length > 0 && p.message === NOTHING_TO_DO)
     )
-    problems.push(...known.map(p => `--${p.input}: ${p.message}`))
+    problems.push(
+      ...known.map(p => `--${p.input}: ${p.message === NO_TOKEN ? NO_TOKEN_CLI : p.message}`)
+    )
   }
   const { event, problem } = await readRunEvent()
   if (inputs?.labels?.pullRequests === 'auto' && event.eventName === '') {

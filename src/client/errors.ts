@@ -89,11 +89,33 @@ export class NoLongerNeeded extends Error {
   }
 }
 
+/**
+ * The most of what the service said that a failure quotes (its message, each validation error,
+ * how many of those): an answer can carry megabytes, and the failure goes whole into the log, the
+ * summary and the `failed` output, where one so large would be cut out entirely.
+ */
+const QUOTED_CHARACTERS = 1_000
+const QUOTED_VALIDATION_ERRORS = 20
+
+/** `text` up to QUOTED_CHARACTERS, saying how much was left out. */
+function quoted(text: string): string {
+  if (text.length <= QUOTED_CHARACTERS) return text
+  // not half a surrogate pair
+  const end = /[\uD800-\uDBFF]/.test(text[QUOTED_CHARACTERS - 1] ?? '')
+    ? QUOTED_CHARACTERS - 1
+    : QUOTED_CHARACTERS
+  return `${text.slice(0, end)}… (${text.length - end} more characters)`
+}
+
 function formatServiceError(d: ServiceErrorDetails): string {
   const what = d.status === 0 ? 'failed' : `failed with ${d.status}`
   let text = `${d.method} ${d.path} ${what}`
-  if (d.serviceMessage) text += `: ${d.serviceMessage}`
-  for (const v of d.validationErrors ?? []) text += `\n  - ${describeValidationError(v)}`
+  if (d.serviceMessage) text += `: ${quoted(d.serviceMessage)}`
+  const validation = d.validationErrors ?? []
+  for (const v of validation.slice(0, QUOTED_VALIDATION_ERRORS))
+    text += `\n  - ${quoted(describeValidationError(v))}`
+  if (validation.length > QUOTED_VALIDATION_ERRORS)
+    text += `\n  - … and ${validation.length - QUOTED_VALIDATION_ERRORS} more`
   if (d.requestId) text += `\n  request id: ${d.requestId}`
   if (d.hint) text += `\n  ${d.hint}`
   return text

@@ -18,6 +18,9 @@ export interface Connection {
   serviceRepository?: string
 }
 
+/** The problem when no token is given (the command line says it in its own words). */
+export const NO_TOKEN = 'is empty: pass `token`, or run in a workflow where GITHUB_TOKEN is set'
+
 /**
  * Where to send and as whom: `token`, `api-url`, `api-version`, `org`, `repository`, each falling
  * back on the run's variables. `repository` is undefined when neither the input nor
@@ -29,7 +32,7 @@ export function readConnection(
 ): { connection?: Connection; repository?: { owner: string; name: string } } {
   const token = c.take('token', nonEmptyText('a token'), env['GITHUB_TOKEN'])
   if (token === undefined && !c.failed('token')) {
-    c.problem('token', 'is empty: pass `token`, or run in a workflow where GITHUB_TOKEN is set')
+    c.problem('token', NO_TOKEN)
   }
   const apiUrl = c.take('api-url', serviceUrl, env['GITHUB_API_URL']) ?? DEFAULT_API_URL
   const apiVersion = c.take('api-version', apiVersionSchema) ?? DEFAULT_API_VERSION

@@ -1,0 +1,2 @@
+export const NPM: string
+export const LOCK_FLAGS: string[]
