@@ -84,18 +84,19 @@ const text = (max: number) =>
       z.maxLength(max, { error: `must be at most ${max} characters` })
     )
 
-const workloadSchema = z.strictObject(
-  {
-    namespace: z.string({ error: 'must be a string' }).check(z.maxLength(253)),
-    kind: z.enum(['Deployment', 'DaemonSet', 'StatefulSet', 'CronJob', 'Job', 'ReplicaSet'], {
-      error: 'must be a workload kind'
-    }),
-    name: text(253)
-  },
-  { error: 'must be an object' }
-)
+const workloadSchema = () =>
+  z.strictObject(
+    {
+      namespace: z.string({ error: 'must be a string' }).check(z.maxLength(253)),
+      kind: z.enum(['Deployment', 'DaemonSet', 'StatefulSet', 'CronJob', 'Job', 'ReplicaSet'], {
+        error: 'must be a workload kind'
+      }),
+      name: text(253)
+    },
+    { error: 'must be an object' }
+  )
 
-const entryFields = {
+const entryFields = () => ({
   deployment_name: text(256),
   name: text(256),
   digest: z
@@ -107,7 +108,7 @@ const entryFields = {
       .string({ error: 'must be a string' })
       .check(z.regex(/^[A-Za-z0-9.\-_]{1,100}$/, { error: 'must be a bare repository name' }))
   )
-}
+})
 
 const stateSchema = (version: 1 | 2) =>
   z.strictObject(
@@ -120,7 +121,9 @@ const stateSchema = (version: 1 | 2) =>
       deployments: z
         .array(
           z.strictObject(
-            version === 1 ? entryFields : { ...entryFields, workload: z.optional(workloadSchema) },
+            version === 1
+              ? entryFields()
+              : { ...entryFields(), workload: z.optional(workloadSchema()) },
             { error: 'must be an object' }
           ),
           { error: 'must be an array' }
