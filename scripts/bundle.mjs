@@ -67,6 +67,18 @@ const LAZY_LOADS = [
     from: '.constructor === IncomingMessage)',
     to: '.constructor === lazyHttp().IncomingMessage)'
   },
+  // undici builds a search tree of every well-known header name at start-up (hundreds of
+  // inserts), used only to read the names of a response's headers: built at the first lookup.
+  {
+    file: /undici[\\/]lib[\\/]core[\\/]tree\.js$/,
+    from:
+      'const tree = new TernarySearchTree()\n\nfor (let i = 0; i < wellknownHeaderNames.length; ++i) {\n' +
+      '  const key = headerNameLowerCasedRecord[wellknownHeaderNames[i]]\n  tree.insert(key, key)\n}',
+    to:
+      'let built = null\nconst tree = { lookup (key) { if (built === null) { built = new TernarySearchTree(); ' +
+      'for (let i = 0; i < wellknownHeaderNames.length; ++i) { const k = headerNameLowerCasedRecord[wellknownHeaderNames[i]]; ' +
+      'built.insert(k, k) } } return built.lookup(key) } }'
+  },
   // @actions/core's summary takes fs.promises apart at start-up (fs/promises brings readline
   // along); looked up when the summary is written instead.
   {

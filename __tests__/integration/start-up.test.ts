@@ -3,9 +3,9 @@
  * (a single record), counted through a preload that lists them at the first socket: what can wait
  * is not loaded by then. Timings are the benchmark's (README "Performance"); this holds the cause.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { DIGEST, TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
 import type { Emulator } from '../../emulator/index.js'
 import { projectRoot, runAction } from '../../scripts/run-action.js'
@@ -36,4 +36,50 @@ test('before its first request the action loads no node:http, node:assert, fs/pr
   expect(loaded.length).toBeGreaterThan(0)
   const waiting = ['http', 'assert', 'fs/promises', 'internal/readline/interface', 'perf_hooks']
   expect(waiting.filter(name => loaded.includes(name))).toEqual([])
+})
+
+/**
+ * The bundle's files a run evaluates before its first request: dist/index.js and what it
+ * imports, then the two chunks imported once the inputs are sound (the run, and @actions/github's
+ * Context for the event) and what they import. Read from the bundle's own import statements, so
+ * the count is exact: each file is parsed whole and its top level run. The chunks imported later,
+ * each when its job needs it (git's @actions/exec), are left out.
+ */
+function loadedBeforeFirstRequest(): Map<string, number> {
+  const dist = join(projectRoot(), 'dist')
+  const loaded = new Map<string, number>()
+  const later = new Set<string>()
+  const visit = (file: string) => {
+    if (loaded.has(file)) return
+    const text = readFileSync(join(dist, file), 'utf8')
+    loaded.set(file, statSync(join(dist, file)).size)
+    const relative = (name: string) => join(dirname(file), name)
+    for (const m of text.matchAll(/(?:^|[;}])\s*import\s*(?:\{[^}]*\}\s*from\s*)?"\.\/([^"]+)"/g))
+      visit(relative(m[1] as string))
+    for (const m of text.matchAll(/import\("\.\/([^"]+)"\)/g)) {
+      const chunk = relative(m[1] as string)
+      if (/^chunks\/(run|actions-github)-/.test(chunk)) visit(chunk)
+      else later.add(chunk)
+    }
+  }
+  visit('index.js')
+  for (const chunk of later) if (!loaded.has(chunk)) loaded.set(`later: ${chunk}`, 0)
+  return loaded
+}
+
+test('before its first request the action evaluates at most 330 kB of its bundle, and not the git chunk', () => {
+  const loaded = loadedBeforeFirstRequest()
+  const names = [...loaded.keys()]
+  expect(names).toEqual(
+    expect.arrayContaining([
+      'index.js',
+      expect.stringMatching(/^chunks\/run-/),
+      expect.stringMatching(/^chunks\/actions-github-/),
+      expect.stringMatching(/^later: chunks\/exec-/)
+    ])
+  )
+  expect(names.filter(name => /^chunks\/exec-/.test(name))).toEqual([])
+  const bytes = [...loaded.values()].reduce((a, b) => a + b, 0)
+  // 319 kB when this was written: index.js 49, the shared chunks 47, the run 221 (undici 159 of it)
+  expect(bytes).toBeLessThanOrEqual(330_000)
 })

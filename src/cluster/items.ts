@@ -48,44 +48,49 @@ const text = (min: number, max: number) =>
     oneLine
   )
 
-const itemSchema = z.strictObject(
-  {
-    name: text(1, 256),
-    digest: z.pipe(
-      z
-        .string({ error: 'must be a string' })
-        .check(z.regex(/^sha256:[0-9a-fA-F]{64}$/, { error: 'must be sha256:<64 hex digits>' })),
-      z.transform((d: string) => d.toLowerCase())
-    ),
-    deployment_name: text(1, 256),
-    version: z.optional(text(1, 100)),
-    status: z.optional(
-      z.enum(DEPLOYMENT_STATUSES, { error: 'must be deployed or decommissioned' })
-    ),
-    github_repository: z.optional(
-      z.string({ error: 'must be a string' }).check(
-        z.regex(/^[A-Za-z0-9.\-_]{1,100}$/, {
-          error: 'must be a bare repository name, not owner/name'
-        })
-      )
-    ),
-    // Only the shape here: zod builds records by assignment, so a `__proto__` key would slip past
-    // its value checks. The entries are checked as data in checkTags.
-    tags: z.optional(z.record(z.string(), z.unknown(), { error: 'must be an object of strings' })),
-    runtime_risks: z.optional(
-      z
-        .array(
-          z.enum(RUNTIME_RISKS, { error: `items must be one of ${RUNTIME_RISKS.join(', ')}` }),
-          { error: 'must be an array' }
-        )
-        .check(
-          z.refine(risks => new Set(risks).size === risks.length, {
-            error: 'must not repeat a value'
+// Built at its first use, not when the module loads: a run without a cluster never builds it.
+const itemSchema = z.lazy(() =>
+  z.strictObject(
+    {
+      name: text(1, 256),
+      digest: z.pipe(
+        z
+          .string({ error: 'must be a string' })
+          .check(z.regex(/^sha256:[0-9a-fA-F]{64}$/, { error: 'must be sha256:<64 hex digits>' })),
+        z.transform((d: string) => d.toLowerCase())
+      ),
+      deployment_name: text(1, 256),
+      version: z.optional(text(1, 100)),
+      status: z.optional(
+        z.enum(DEPLOYMENT_STATUSES, { error: 'must be deployed or decommissioned' })
+      ),
+      github_repository: z.optional(
+        z.string({ error: 'must be a string' }).check(
+          z.regex(/^[A-Za-z0-9.\-_]{1,100}$/, {
+            error: 'must be a bare repository name, not owner/name'
           })
         )
-    )
-  },
-  { error: 'must be an object' }
+      ),
+      // Only the shape here: zod builds records by assignment, so a `__proto__` key would slip past
+      // its value checks. The entries are checked as data in checkTags.
+      tags: z.optional(
+        z.record(z.string(), z.unknown(), { error: 'must be an object of strings' })
+      ),
+      runtime_risks: z.optional(
+        z
+          .array(
+            z.enum(RUNTIME_RISKS, { error: `items must be one of ${RUNTIME_RISKS.join(', ')}` }),
+            { error: 'must be an array' }
+          )
+          .check(
+            z.refine(risks => new Set(risks).size === risks.length, {
+              error: 'must not repeat a value'
+            })
+          )
+      )
+    },
+    { error: 'must be an object' }
+  )
 )
 
 /** How many problems are listed before the rest are only counted: a bad 5000-item file must stay readable. */

@@ -71,18 +71,19 @@ const text = (max: number) =>
       oneLine
     )
 
-const workloadSchema = z.strictObject(
-  {
-    namespace: z.string({ error: 'must be a string' }).check(z.maxLength(253), oneLine),
-    kind: z.enum(['Deployment', 'DaemonSet', 'StatefulSet', 'CronJob', 'Job', 'ReplicaSet'], {
-      error: 'must be a workload kind'
-    }),
-    name: text(253)
-  },
-  { error: 'must be an object' }
-)
+const workloadSchema = () =>
+  z.strictObject(
+    {
+      namespace: z.string({ error: 'must be a string' }).check(z.maxLength(253), oneLine),
+      kind: z.enum(['Deployment', 'DaemonSet', 'StatefulSet', 'CronJob', 'Job', 'ReplicaSet'], {
+        error: 'must be a workload kind'
+      }),
+      name: text(253)
+    },
+    { error: 'must be an object' }
+  )
 
-const entryFields = {
+const entryFields = () => ({
   deployment_name: text(256),
   name: text(256),
   digest: z
@@ -94,25 +95,26 @@ const entryFields = {
       .string({ error: 'must be a string' })
       .check(z.regex(/^[A-Za-z0-9.\-_]{1,100}$/, { error: 'must be a bare repository name' }))
   )
-}
+})
 
-const rejectionsSchema = z.int({ error: 'must be a whole number' }).check(
-  z.minimum(1, { error: `must be from 1 to ${MAX_DECOMMISSION_REJECTIONS - 1}` }),
-  z.maximum(MAX_DECOMMISSION_REJECTIONS - 1, {
-    error: `must be from 1 to ${MAX_DECOMMISSION_REJECTIONS - 1}`
-  })
-)
+const rejectionsSchema = () =>
+  z.int({ error: 'must be a whole number' }).check(
+    z.minimum(1, { error: `must be from 1 to ${MAX_DECOMMISSION_REJECTIONS - 1}` }),
+    z.maximum(MAX_DECOMMISSION_REJECTIONS - 1, {
+      error: `must be from 1 to ${MAX_DECOMMISSION_REJECTIONS - 1}`
+    })
+  )
 
 const entrySchema = (version: 1 | 2 | 3) =>
   z.strictObject(
     version === 1
-      ? entryFields
+      ? entryFields()
       : version === 2
-        ? { ...entryFields, workload: z.optional(workloadSchema) }
+        ? { ...entryFields(), workload: z.optional(workloadSchema()) }
         : {
-            ...entryFields,
-            workload: z.optional(workloadSchema),
-            decommission_rejections: z.optional(rejectionsSchema)
+            ...entryFields(),
+            workload: z.optional(workloadSchema()),
+            decommission_rejections: z.optional(rejectionsSchema())
           },
     { error: 'must be an object' }
   )

@@ -39,7 +39,9 @@ export function deploymentRecordKey(r: {
  * kept as they came, and `created` is read where `created_at` is missing.
  */
 
-const deploymentRecordShape = {
+// Each schema is built at its first use (`z.lazy`), not when the module loads: a run's start
+// builds none of them before its first request, whose answer is the first to read.
+const deploymentRecordShape = () => ({
   id: z.nullish(z.number()),
   digest: z.nullish(z.string()),
   logical_environment: z.nullish(z.string()),
@@ -50,15 +52,14 @@ const deploymentRecordShape = {
   created_at: z.nullish(z.string()),
   created: z.nullish(z.string()),
   updated_at: z.nullish(z.string())
-}
-export const deploymentRecordSchema = z.pipe(
-  z.looseObject(deploymentRecordShape),
-  z.transform(withCreatedAt)
+})
+export const deploymentRecordSchema = z.lazy(() =>
+  z.pipe(z.looseObject(deploymentRecordShape()), z.transform(withCreatedAt))
 )
 export type DeploymentRecord = z.infer<typeof deploymentRecordSchema>
 
 /** The description requires none of a storage record's fields: its own example has no `id`. */
-const storageRecordShape = {
+const storageRecordShape = () => ({
   id: z.nullish(z.number()),
   name: z.nullish(z.string()),
   digest: z.nullish(z.string()),
@@ -69,29 +70,32 @@ const storageRecordShape = {
   created_at: z.nullish(z.string()),
   created: z.nullish(z.string()),
   updated_at: z.nullish(z.string())
-}
-export const storageRecordSchema = z.pipe(
-  z.looseObject(storageRecordShape),
-  z.transform(withCreatedAt)
+})
+export const storageRecordSchema = z.lazy(() =>
+  z.pipe(z.looseObject(storageRecordShape()), z.transform(withCreatedAt))
 )
 export type StorageRecord = z.infer<typeof storageRecordSchema>
 
 // `total_count` is required by the description but not used: a body without it is still read.
-const deploymentRecordsResponse = z.looseObject({
-  total_count: z.nullish(z.number()),
-  deployment_records: z.nullish(z.array(deploymentRecordSchema))
-})
-const storageRecordsResponse = z.looseObject({
-  total_count: z.nullish(z.number()),
-  storage_records: z.nullish(z.array(storageRecordSchema))
-})
+const deploymentRecordsResponse = z.lazy(() =>
+  z.looseObject({
+    total_count: z.nullish(z.number()),
+    deployment_records: z.nullish(z.array(deploymentRecordSchema))
+  })
+)
+const storageRecordsResponse = z.lazy(() =>
+  z.looseObject({
+    total_count: z.nullish(z.number()),
+    storage_records: z.nullish(z.array(storageRecordSchema))
+  })
+)
 
 const salvageDeploymentRecords = (body: unknown): DeploymentRecord[] =>
-  salvageList(deploymentRecordShape, body, 'deployment_records').map(
+  salvageList(deploymentRecordShape(), body, 'deployment_records').map(
     r => withCreatedAt(r) as DeploymentRecord
   )
 const salvageStorageRecords = (body: unknown): StorageRecord[] =>
-  salvageList(storageRecordShape, body, 'storage_records').map(
+  salvageList(storageRecordShape(), body, 'storage_records').map(
     r => withCreatedAt(r) as StorageRecord
   )
 
@@ -191,7 +195,7 @@ export async function listStorageRecords(
  * Besides `{cause, deployment}` the flat `{name, cause}` that GitHub's tracker reads (`name` is
  * the image's name) is read too.
  */
-const skippedDeploymentShape = {
+const skippedDeploymentShape = () => ({
   cause: z.nullish(z.string()),
   name: z.nullish(z.string()),
   deployment: z.nullish(
@@ -201,30 +205,36 @@ const skippedDeploymentShape = {
       deployment_name: z.nullish(z.string())
     })
   )
-}
-export const skippedDeploymentSchema = z.looseObject(skippedDeploymentShape)
+})
+export const skippedDeploymentSchema = z.lazy(() => z.looseObject(skippedDeploymentShape()))
 export type SkippedDeployment = z.infer<typeof skippedDeploymentSchema>
 const salvageSkipped = (body: unknown): SkippedDeployment[] =>
-  salvageList(skippedDeploymentShape, body, 'errors')
+  salvageList(skippedDeploymentShape(), body, 'errors')
 
-const clusterSetResponse = z.looseObject({
-  total_count: z.nullish(z.number()),
-  deployment_records: z.nullish(z.array(deploymentRecordSchema)),
-  errors: z.nullish(z.array(skippedDeploymentSchema))
-})
+const clusterSetResponse = z.lazy(() =>
+  z.looseObject({
+    total_count: z.nullish(z.number()),
+    deployment_records: z.nullish(z.array(deploymentRecordSchema)),
+    errors: z.nullish(z.array(skippedDeploymentSchema))
+  })
+)
 // A 202 without `job_id` is read here and said by the caller in its own words: there is no job
 // to follow.
-const jobCreatedResponse = z.looseObject({
-  job_id: z.nullish(z.number()),
-  errors: z.nullish(z.array(skippedDeploymentSchema))
-})
-export const clusterJobSchema = z.looseObject({
-  job_id: z.nullish(z.number()),
-  status: z.string(),
-  started_at: z.nullish(z.string()),
-  total_count: z.nullish(z.number()),
-  errors: z.nullish(z.array(skippedDeploymentSchema))
-})
+const jobCreatedResponse = z.lazy(() =>
+  z.looseObject({
+    job_id: z.nullish(z.number()),
+    errors: z.nullish(z.array(skippedDeploymentSchema))
+  })
+)
+export const clusterJobSchema = z.lazy(() =>
+  z.looseObject({
+    job_id: z.nullish(z.number()),
+    status: z.string(),
+    started_at: z.nullish(z.string()),
+    total_count: z.nullish(z.number()),
+    errors: z.nullish(z.array(skippedDeploymentSchema))
+  })
+)
 export type ClusterJob = z.infer<typeof clusterJobSchema>
 
 export interface ClusterBody {

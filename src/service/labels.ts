@@ -4,14 +4,16 @@ import { isApiStatus, NoLongerNeeded, ServiceError } from '../client/errors.js'
 import { path, withQuery } from '../client/paths.js'
 import { parseResponse } from './parse.js'
 
-/** Lenient: unknown fields are kept; `description` may be null. */
-export const labelSchema = z.looseObject({
-  name: z.string(),
-  color: z.nullish(z.string()),
-  description: z.nullish(z.string())
-})
+/** Lenient: unknown fields are kept; `description` may be null. Built at its first use. */
+export const labelSchema = z.lazy(() =>
+  z.looseObject({
+    name: z.string(),
+    color: z.nullish(z.string()),
+    description: z.nullish(z.string())
+  })
+)
 export type Label = z.infer<typeof labelSchema>
-const labelList = z.array(labelSchema)
+const labelList = z.lazy(() => z.array(labelSchema))
 
 export interface LabelFields {
   color?: string

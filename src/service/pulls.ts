@@ -4,52 +4,62 @@ import { isApiStatus } from '../client/errors.js'
 import { path, withQuery } from '../client/paths.js'
 import { parseResponse } from './parse.js'
 
+// Each schema is built at its first use (`z.lazy`), not when the module loads.
+
 /** The labels an issue or pull request answer carries (every one: an issue holds at most 100). */
-const labelNames = z.optional(z.array(z.looseObject({ name: z.string() })))
-const repoName = z.nullish(z.looseObject({ full_name: z.optional(z.string()) }))
+const labelNames = () => z.optional(z.array(z.looseObject({ name: z.string() })))
+const repoName = () => z.nullish(z.looseObject({ full_name: z.optional(z.string()) }))
 
 /**
  * A pull request as `pulls/{n}` and `commits/{sha}/pulls` answer it. With API version 2026-03-10
  * there is no `merge_commit_sha`; the list form has `merged_at` but no `merged`. Both carry the
  * labels, so a pull request found by discovery needs no read of its labels.
  */
-export const pullSchema = z.looseObject({
-  number: z.number(),
-  state: z.optional(z.string()),
-  merged: z.optional(z.boolean()),
-  merged_at: z.nullish(z.string()),
-  body: z.nullish(z.string()),
-  url: z.optional(z.string()),
-  labels: labelNames,
-  /** the branch the pull request merged from, and its repository (a fork's, or `null`: deleted) */
-  head: z.optional(z.looseObject({ ref: z.optional(z.string()), repo: repoName })),
-  base: z.optional(z.looseObject({ ref: z.optional(z.string()), repo: repoName }))
-})
+export const pullSchema = z.lazy(() =>
+  z.looseObject({
+    number: z.number(),
+    state: z.optional(z.string()),
+    merged: z.optional(z.boolean()),
+    merged_at: z.nullish(z.string()),
+    body: z.nullish(z.string()),
+    url: z.optional(z.string()),
+    labels: labelNames(),
+    /** the branch the pull request merged from, and its repository (a fork's, or `null`: deleted) */
+    head: z.optional(z.looseObject({ ref: z.optional(z.string()), repo: repoName() })),
+    base: z.optional(z.looseObject({ ref: z.optional(z.string()), repo: repoName() }))
+  })
+)
 export type Pull = z.infer<typeof pullSchema>
 
-export const issueSchema = z.looseObject({
-  number: z.number(),
-  state: z.optional(z.string()),
-  body: z.nullish(z.string()),
-  labels: labelNames,
-  /** present only on issues that are pull requests */
-  pull_request: z.nullish(z.looseObject({ merged_at: z.nullish(z.string()) }))
-})
+export const issueSchema = z.lazy(() =>
+  z.looseObject({
+    number: z.number(),
+    state: z.optional(z.string()),
+    body: z.nullish(z.string()),
+    labels: labelNames(),
+    /** present only on issues that are pull requests */
+    pull_request: z.nullish(z.looseObject({ merged_at: z.nullish(z.string()) }))
+  })
+)
 export type Issue = z.infer<typeof issueSchema>
 
-const commitSchema = z.looseObject({
-  sha: z.string(),
-  commit: z.looseObject({
-    message: z.string(),
-    committer: z.nullish(z.looseObject({ email: z.optional(z.string()) }))
-  }),
-  parents: z.optional(z.array(z.looseObject({ sha: z.string() })))
-})
-const compareSchema = z.looseObject({
-  status: z.optional(z.string()),
-  total_commits: z.optional(z.number()),
-  commits: z._default(z.array(commitSchema), [])
-})
+const commitSchema = z.lazy(() =>
+  z.looseObject({
+    sha: z.string(),
+    commit: z.looseObject({
+      message: z.string(),
+      committer: z.nullish(z.looseObject({ email: z.optional(z.string()) }))
+    }),
+    parents: z.optional(z.array(z.looseObject({ sha: z.string() })))
+  })
+)
+const compareSchema = z.lazy(() =>
+  z.looseObject({
+    status: z.optional(z.string()),
+    total_commits: z.optional(z.number()),
+    commits: z._default(z.array(commitSchema), [])
+  })
+)
 
 export interface CommitSummary {
   sha: string
