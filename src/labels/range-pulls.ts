@@ -87,14 +87,23 @@ export async function pullsOfRange(
     }
   }
   await readSubjects(commits)
-  // A squash-merged release of `develop`: its pull request's commits join the range.
-  const squashed = await joinSquashedBranches(options, commits, refs, merged)
-  result.warnings.push(...squashed.warnings)
-  if (squashed.joined.length > 0) {
-    commits = squashed.commits
-    await readSubjects(commits)
+  // A squash-merged release of `develop`: its pull request's commits join the range, and so
+  // do those of a squash commit among them (a squash of a squash); each list is read once.
+  const joined: number[] = []
+  const read = new Set<number>()
+  for (let more = true; more;) {
+    const squashed = await joinSquashedBranches(options, commits, refs, merged, read)
+    result.warnings.push(...squashed.warnings)
+    joined.push(...squashed.joined)
+    more = squashed.joined.length > 0
+    if (more) {
+      commits = squashed.commits
+      await readSubjects(commits)
+    }
+  }
+  if (joined.length > 0) {
     result.notes.push(
-      `${what}: the commits of ${list(squashed.joined)} (squash-merged from a branch other ` +
+      `${what}: the commits of ${list(joined)} (squash-merged from a branch other ` +
         'pull requests were merged into) read as part of the range'
     )
   }
