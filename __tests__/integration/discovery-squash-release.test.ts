@@ -233,3 +233,80 @@ describe('a squash of a squash, and a release squash commit that is also cherry-
     expect(reads.filter(p => p === `${R}/pulls/20/commits`)).toHaveLength(1)
   })
 })
+
+/**
+ * A release that carried 300 squash-merged features: the service lists the first 250 commits
+ * of #20 (oldest first), so the 50 newest features are the ones left out, and the warning says so.
+ */
+test('a release of 300 commits: the 250 the service lists count, the warning names the newer ones left out', async () => {
+  const commits: HistoryCommit[] = [{ id: 'start', message: 'Start', parents: [] }]
+  const lines: string[] = []
+  for (let k = 1; k <= 300; k++) {
+    const message = `Feature ${k} (#${100 + k})`
+    commits.push({
+      id: `f${k}`,
+      message,
+      parents: [k === 1 ? 'start' : `f${k - 1}`],
+      committer: BUTTON
+    })
+    lines.push(`* ${message}`)
+  }
+  commits.push({
+    id: 'release',
+    message: `Release 2.0 (#20)\n\n${lines.join('\n\n')}`,
+    parents: ['start'],
+    committer: BUTTON
+  })
+  const shas = writeRepository(join(dir, 'squash-300'), commits, 'release', {
+    'v1.0.0': 'start',
+    'v2.0.0': 'release'
+  })
+  const sha = (id: string) => shas[id] as string
+  emulator.seed({
+    pulls: {
+      [REPO]: [
+        ...Array.from({ length: 300 }, (_, i) => ({
+          number: 101 + i,
+          base_ref: 'develop',
+          head_ref: `feature-${i + 1}`
+        })),
+        {
+          number: 20,
+          head_ref: 'develop',
+          commits: Array.from({ length: 300 }, (_, i) => sha(`f${i + 1}`))
+        }
+      ]
+    },
+    commits: { [REPO]: seedCommits(commits, shas) },
+    tags: { [REPO]: { 'v1.0.0': sha('start'), 'v2.0.0': sha('release') } }
+  })
+  const run = await runAction(
+    { labels: 'deployed:production', 'dry-run': 'true' },
+    {},
+    {
+      context: {
+        token: TOKEN,
+        apiUrl: emulator.url,
+        eventName: 'push',
+        event: { ref: 'refs/tags/v2.0.0' },
+        sha: sha('release'),
+        ref: 'refs/tags/v2.0.0'
+      }
+    }
+  )
+  expect(run.code).toBe(0)
+  const would = (run.stdout.match(/would POST \S+\/issues\/(\d+)\/labels/g) ?? []).map(line =>
+    Number(/issues\/(\d+)/.exec(line)?.[1])
+  )
+  expect(would.sort((a, b) => a - b)).toEqual([
+    20,
+    ...Array.from({ length: 250 }, (_, i) => 101 + i)
+  ])
+  expect(warnings(run)).toEqual([
+    '::warning::tag v2.0.0: #20 lists 250 commits, the most the service lists for a pull ' +
+      'request (its oldest): pull requests only its newer commits name are not labeled; list ' +
+      'them in `pull-requests`',
+    '::warning::tag v2.0.0: the range from v1.0.0 holds 251 pull requests and 1 commit, more ' +
+      'than one release usually ships: if v1.0.0 is not the previous release, set `since` to it'
+  ])
+})

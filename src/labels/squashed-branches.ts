@@ -76,7 +76,7 @@ export async function joinSquashedBranches(
     if (carried.length >= MAX_PULL_COMMITS) {
       result.warnings.push(
         `${what}: #${ref.number} lists ${carried.length} commits, the most the service lists ` +
-          'for a pull request: pull requests only its older commits name are not labeled; ' +
+          'for a pull request (its oldest): pull requests only its newer commits name are not labeled; ' +
           'list them in `pull-requests`'
       )
     }
