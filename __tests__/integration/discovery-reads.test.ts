@@ -169,3 +169,52 @@ test('a merge-commit range of 400 pull requests costs its pages, one read per pu
   expect(kinds).toEqual({ compare: pages, pulls: 400, lookups: 10, branchQuestions: 4 })
   expect(reads).toHaveLength(pages + 400 + 10 + 4)
 })
+
+/**
+ * Dependabot's pull requests merged with merge commits (etcd-io/bbolt: 113 of its last 400
+ * merged branches): each branch's one commit is committed by GitHub (`noreply@github.com`), as
+ * a rebase merge into a branch would be, but a bot's branch (`dependabot/…`, `renovate/…`)
+ * gathers no pull request: no `pulls?state=closed&base=` question for it.
+ */
+test('merge-commit pull requests from dependabot and renovate branches cost no git-flow question', async () => {
+  const commits: SeedCommit[] = [{ sha: hex(1), message: 'Start' }]
+  let n = 2
+  let main = hex(1)
+  const pulls: SeedPull[] = []
+  for (let k = 1; k <= 20; k++) {
+    const head = k % 2 ? `dependabot/npm_and_yarn/lib-${k}-1.0.${k}` : `renovate/lib-${k}-1.x`
+    const branch = hex(n++)
+    commits.push({
+      sha: branch,
+      message: `build(deps): Bump lib-${k} from 1.0.0 to 1.0.${k}`,
+      parents: [main],
+      pulls: [k],
+      committer: 'noreply@github.com'
+    })
+    const merge = hex(n++)
+    commits.push({
+      sha: merge,
+      message: `Merge pull request #${k} from acme/${head}\n\nBump lib-${k}`,
+      parents: [main, branch],
+      pulls: [k]
+    })
+    main = merge
+    pulls.push({ number: k, head_ref: head })
+  }
+  emulator.seed({
+    pulls: { [REPO]: pulls },
+    commits: { [REPO]: commits },
+    refs: { [REPO]: { 'v1.0.0': hex(1) } }
+  })
+  const run = await runAction(
+    { labels: LABEL, since: 'v1.0.0', 'dry-run': 'true' },
+    {},
+    { context: { token: TOKEN, apiUrl: emulator.url, eventName: 'workflow_dispatch', sha: main } }
+  )
+  expect(run.code).toBe(0)
+  expect(warnings(run)).toEqual([])
+  expect(run.stdout.match(/Dry run: would POST \S+\/issues\/\d+\/labels/g)).toHaveLength(20)
+  const reads = emulator.requests.filter(r => r.method === 'GET').map(r => r.path)
+  expect(reads.filter(p => p === `${R}/pulls`)).toEqual([])
+  expect(reads).toHaveLength(1 + 20)
+})

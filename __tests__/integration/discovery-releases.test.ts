@@ -6,6 +6,7 @@
  * branches and development tags on `main`, and a project whose 4.x line is merged into 5.x. The
  * log names the tag taken, and a range larger than one release usually is warns.
  */
+import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { TOKEN } from '../../__fixtures__/emulator.js'
 import {
@@ -36,10 +37,13 @@ async function pushTag(
   project: Project,
   tag: string,
   withHistory: boolean,
-  inputs: Record<string, string> = {}
+  inputs: Record<string, string> = {},
+  /** run on the checkout once written (tags git alone can make) */
+  prepare?: (repoDir: string) => void
 ): Promise<ActionRun> {
   const repoDir = join(dir, `${name}-${withHistory ? 'git' : 'compare'}`)
   const shas = writeRepository(repoDir, project.history, project.tags[tag] as string, project.tags)
+  prepare?.(repoDir)
   emulator.reset()
   emulator.seed({
     pulls: { [REPO]: project.pulls },
@@ -226,5 +230,55 @@ describe('an unusually large range', () => {
     expect(run.code).toBe(0)
     expect(warnings(run)).toEqual([])
     expect(labeled()).toEqual([7])
+  })
+})
+
+describe('odd version tags', () => {
+  // v5.0.0-beta.1, then #1, then 5.0.0-beta.2 (no `v`), then #2, then v5.0.0-beta.3.
+  const history: HistoryCommit[] = [
+    { id: 'start', message: 'Start', parents: [] },
+    { id: 'one', message: 'Fix the router (#1)', parents: ['start'], pulls: [1] },
+    { id: 'two', message: 'Fix the query parser (#2)', parents: ['one'], pulls: [2] }
+  ]
+  const project: Project = {
+    history,
+    pulls: [{ number: 1 }, { number: 2 }],
+    tags: { 'v5.0.0-beta.1': 'start', '5.0.0-beta.2': 'one', 'v5.0.0-beta.3': 'two' }
+  }
+
+  test.each([
+    ['with the history (git)', true],
+    ['without it (compare)', false]
+  ])(
+    'a project that tags with and without `v` (expressjs/express): v5.0.0-beta.3 starts at 5.0.0-beta.2, %s',
+    async (_name, withHistory) => {
+      const run = await pushTag('v-optional', project, 'v5.0.0-beta.3', withHistory)
+      expect(run.code).toBe(0)
+      expect(warnings(run)).toEqual([])
+      expect(run.stdout).toContain(
+        'tag v5.0.0-beta.3: previous release 5.0.0-beta.2 by version order'
+      )
+      expect(labeled()).toEqual([2])
+    }
+  )
+
+  test('tags that point at a tree or a blob are passed over: the previous release is a commit (git)', async () => {
+    const tagged: Project = {
+      ...project,
+      tags: { 'v5.0.0-beta.1': 'start', 'v5.0.0-beta.2': 'one', 'v5.0.0-beta.3': 'two' }
+    }
+    // Both above v5.0.0-beta.2 in version order, below v5.0.0-beta.3.
+    const run = await pushTag('tree-tag', tagged, 'v5.0.0-beta.3', true, {}, repoDir => {
+      const git = (...args: string[]) =>
+        execFileSync('git', args, { cwd: repoDir, input: 'notes\n' }).toString().trim()
+      git('tag', 'v5.0.0-beta.2.tree', 'HEAD^{tree}')
+      git('tag', '-a', '-m', 'notes', 'v5.0.0-beta.2.notes', git('hash-object', '-w', '--stdin'))
+    })
+    expect(run.code).toBe(0)
+    expect(warnings(run)).toEqual([])
+    expect(run.stdout).toContain(
+      'tag v5.0.0-beta.3: previous release v5.0.0-beta.2 by version order'
+    )
+    expect(labeled()).toEqual([2])
   })
 })

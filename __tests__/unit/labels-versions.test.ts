@@ -47,14 +47,24 @@ test('semver order: pre-releases before their release, numeric identifiers befor
 })
 
 test('the previous release: the highest version below, among tags of the same prefix', () => {
-  const tags = ['v3.18.5', 'v3.18.6', 'v3.19.0', 'v3.20.0-dev', '3.18.9', 'app-v3.18.8', 'nightly']
-  expect(previousRelease(v('v3.19.0'), tags)).toBe('v3.18.6')
+  const tags = ['v3.18.5', 'v3.18.6', 'v3.19.0', 'v3.20.0-dev', 'dev-v3.18.9', 'app-v3.18.8']
+  expect(previousRelease(v('v3.19.0'), [...tags, 'nightly'])).toBe('v3.18.6')
   expect(previousRelease(v('v3.18.6'), tags)).toBe('v3.18.5')
   expect(previousRelease(v('v3.18.5'), tags)).toBeUndefined()
-  expect(previousRelease(v('3.19.0'), tags)).toBe('3.18.9')
+  expect(previousRelease(v('app-v3.19.0'), tags)).toBe('app-v3.18.8')
   // A release's previous release may be its own pre-release.
   expect(
     previousRelease(v('v5.0.0'), ['4.20.0', 'v4.19.0', 'v5.0.0-beta.3', 'v5.0.0-beta.2'])
   ).toBe('v5.0.0-beta.3')
   expect(previousRelease(v('v3.21.0'), tags)).toBe('v3.20.0-dev')
+})
+
+test('a `v` before the numbers is optional: one form, whichever tags carry it (expressjs/express)', () => {
+  const tags = ['v5.0.0-beta.1', '5.0.0-beta.2', 'v5.0.0-beta.3', '4.22.0', 'v4.22.1', 'app-4.0.0']
+  expect(previousRelease(v('v5.0.0-beta.3'), tags)).toBe('5.0.0-beta.2')
+  expect(previousRelease(v('5.0.0-beta.2'), tags)).toBe('v5.0.0-beta.1')
+  expect(previousRelease(v('v4.22.1'), tags)).toBe('4.22.0')
+  expect(previousRelease(v('V4.22.2'), tags)).toBe('v4.22.1')
+  expect(previousRelease(v('app-v4.1.0'), tags)).toBe('app-4.0.0')
+  expect(previousRelease(v('dev-4.1.0'), tags)).toBeUndefined()
 })

@@ -229,7 +229,7 @@ class Discoverer {
     ) {
       this.warnings.push(
         `${what}: the range from ${chosen} holds ${pulls} pull request${pulls === 1 ? '' : 's'} and ` +
-          `${range.commits.length} commits, more than one release usually ships: if ${chosen} ` +
+          `${commits}, more than one release usually ships: if ${chosen} ` +
           'is not the previous release, set `since` to it'
       )
     }

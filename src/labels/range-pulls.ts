@@ -29,6 +29,9 @@ import { joinSquashedBranches } from './squashed-branches.js'
  */
 const MERGE_BUTTON = /^noreply@/i
 
+/** The branches Dependabot and Renovate open pull requests from: no pull request goes into them. */
+const BOT_BRANCH = /^(dependabot|renovate)\//
+
 /** Commit lookups one discovery makes at most; what is left is a warning that names it. */
 export const MAX_COMMIT_LOOKUPS = 300
 
@@ -87,14 +90,23 @@ export async function pullsOfRange(
     }
   }
   await readSubjects(commits)
-  // A squash-merged release of `develop`: its pull request's commits join the range.
-  const squashed = await joinSquashedBranches(options, commits, refs, merged)
-  result.warnings.push(...squashed.warnings)
-  if (squashed.joined.length > 0) {
-    commits = squashed.commits
-    await readSubjects(commits)
+  // A squash-merged release of `develop`: its pull request's commits join the range, and so
+  // do those of a squash commit among them (a squash of a squash); each list is read once.
+  const joined: number[] = []
+  const read = new Set<number>()
+  for (let more = true; more;) {
+    const squashed = await joinSquashedBranches(options, commits, refs, merged, read)
+    result.warnings.push(...squashed.warnings)
+    joined.push(...squashed.joined)
+    more = squashed.joined.length > 0
+    if (more) {
+      commits = squashed.commits
+      await readSubjects(commits)
+    }
+  }
+  if (joined.length > 0) {
     result.notes.push(
-      `${what}: the commits of ${list(squashed.joined)} (squash-merged from a branch other ` +
+      `${what}: the commits of ${list(joined)} (squash-merged from a branch other ` +
         'pull requests were merged into) read as part of the range'
     )
   }
@@ -167,10 +179,14 @@ export async function pullsOfRange(
       const owning = ownerOf(merge)
       const own = owning?.number
       const line = shape.branchOf.get(merge) ?? []
-      // A fork's branch of the same name as one of ours (its `main`) is not ours.
+      // A fork's branch of the same name as one of ours (its `main`) is not ours, and a bot's
+      // branch (Dependabot's commits are committed by GitHub, as a rebase merge is) is no one's.
+      const head = owning?.head?.ref
       const branch =
-        owning && isFromFork(owning, options.owner, options.repo) ? undefined : owning?.head?.ref
-      // A fork's branch gathers no pull request of this repository: no read asks.
+        (owning && isFromFork(owning, options.owner, options.repo)) || BOT_BRANCH.test(head ?? '')
+          ? undefined
+          : head
+      // A fork's or a bot's branch gathers no pull request of this repository: no read asks.
       answer = line.some(sha => named.has(sha) && refs.get(sha)?.number !== own)
         ? Promise.resolve(true)
         : branch === undefined || !line.some(sha => showsAnother(sha, own))

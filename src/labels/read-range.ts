@@ -50,13 +50,19 @@ export class RangeReader {
    */
   async tagNames(): Promise<{ names: string[]; how: string } | { warning: string }> {
     if (await this.hasHistory()) {
+      // With what each tag points at: a tag of a tree or a blob (a release's notes) is no
+      // release a range can start from.
       const listed = await git(this.workspace, [
         'for-each-ref',
-        '--format=%(refname:strip=2)',
+        '--format=%(refname:strip=2)%09%(objecttype)%09%(*objecttype)',
         'refs/tags'
       ])
       if (listed.ok) {
-        const names = listed.stdout.split('\n').filter(name => name.trim() !== '')
+        const names = listed.stdout.split('\n').flatMap(line => {
+          const [name = '', type, peeled] = line.split('\t')
+          const points = peeled || type
+          return name.trim() === '' || points === 'tree' || points === 'blob' ? [] : [name]
+        })
         return { names, how: 'tags listed with git' }
       }
     }

@@ -38,7 +38,9 @@ export async function joinSquashedBranches(
   { client, owner, repo, what }: Where,
   commits: CommitSummary[],
   refs: Map<string, SubjectReference>,
-  merged: Map<number, Pull>
+  merged: Map<number, Pull>,
+  /** the pull requests whose commits were read already (a squash commit cherry-picked elsewhere) */
+  read: Set<number> = new Set()
 ): Promise<Squashed> {
   const result: Squashed = { commits: [], joined: [], warnings: [] }
   const inRange = new Set(commits.map(c => c.sha))
@@ -46,10 +48,18 @@ export async function joinSquashedBranches(
     const ref = refs.get(commit.sha)
     const pull = ref?.kind === 'squash' ? merged.get(ref.number) : undefined
     const squash = (commit.parents?.length ?? 1) <= 1
-    if (!ref || !pull || !squash || isFromFork(pull, owner, repo) || !namesOthers(commit, ref)) {
+    if (
+      !ref ||
+      !pull ||
+      !squash ||
+      read.has(ref.number) ||
+      isFromFork(pull, owner, repo) ||
+      !namesOthers(commit, ref)
+    ) {
       result.commits.push(commit)
       continue
     }
+    read.add(ref.number)
     let carried: CommitSummary[]
     try {
       carried = await listPullCommits(client, owner, repo, ref.number)
@@ -66,7 +76,7 @@ export async function joinSquashedBranches(
     if (carried.length >= MAX_PULL_COMMITS) {
       result.warnings.push(
         `${what}: #${ref.number} lists ${carried.length} commits, the most the service lists ` +
-          'for a pull request: pull requests only its older commits name are not labeled; ' +
+          'for a pull request (its oldest): pull requests only its newer commits name are not labeled; ' +
           'list them in `pull-requests`'
       )
     }

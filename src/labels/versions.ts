@@ -1,7 +1,9 @@
 /**
  * Release tags in version order: `v1.2.3`, `1.2.3`, `app-v1.2.3` (a prefix, then a semantic
  * version, pre-release and build parts allowed), ordered as semver orders them. The previous
- * release of a tag is the tag of the highest version below it among tags of the same prefix.
+ * release of a tag is the tag of the highest version below it among tags of the same prefix,
+ * a `v` before the numbers optional: projects that switch between `5.0.0-beta.2` and
+ * `v5.0.0-beta.3` (expressjs/express) tag one line.
  */
 
 export interface Version {
@@ -60,12 +62,17 @@ export function previousRelease(current: Version, names: string[]): string | und
   let best: Version | undefined
   for (const name of names) {
     const version = parseVersion(name)
-    if (!version || version.prefix !== current.prefix) continue
+    if (!version || formKey(version) !== formKey(current)) continue
     if (compareVersions(version, current) >= 0) continue
     const order = best ? compareVersions(version, best) : 1
     if (!best || order > 0 || (order === 0 && version.name < best.name)) best = version
   }
   return best?.name
+}
+
+/** The prefix without a last `v` (`app-v` and `app-` are one form, so are `v` and nothing). */
+function formKey(version: Version): string {
+  return version.prefix.replace(/[vV]$/, '')
 }
 
 /** How a form reads in the log: `v1.2.3` for the prefix `v`. */
