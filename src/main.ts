@@ -136,15 +136,18 @@ function outputsUnwritten(error: unknown): string {
 }
 
 /**
- * Every output after bad input (empty: `[]`, `{}` or nothing) or an unexpected error. Each value
- * is one line without a delimiter to choose, so they go as `name=value` lines, the form GitHub
- * documents, without loading node:crypto for core's random delimiter: bad input stays fast.
+ * Every output after bad input (empty: `[]`, `{}` or nothing) or an unexpected error. A value of
+ * one line goes as a `name=value` line, the form GitHub documents, without loading node:crypto
+ * for core's random delimiter: bad input stays fast. A value with a line break (a cluster job's
+ * status is the service's text) would end its line and start another output: then every value
+ * goes through core's delimiter.
  */
 function writeLineOutputs(result: RunResult): string | undefined {
   const fitted = fittedOutputs(result)
   for (const cut of describeCuts(fitted)) actionLog.warning(cut)
   const file = process.env['GITHUB_OUTPUT']
-  if (!file) return writeOutputs(fitted.outputs)
+  if (!file || Object.values(fitted.outputs).some(value => /[\r\n]/.test(value)))
+    return writeOutputs(fitted.outputs)
   try {
     appendFileSync(
       file,

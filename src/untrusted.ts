@@ -11,10 +11,12 @@
 
 /**
  * C0 and C1 controls, DEL, and the Unicode line and paragraph separators: none is text a log
- * line shows, and several end a line for some reader.
+ * line shows, and several end a line for some reader. And the bidirectional controls (marks,
+ * embeddings, overrides, isolates): shown as they are, a right-to-left override makes a name
+ * read as another (`deployed\u202edorp` shows as "deployedprod").
  */
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' }
 
 function escapeControl(char: string): string {

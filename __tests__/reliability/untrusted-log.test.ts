@@ -7,6 +7,7 @@ import fc from 'fast-check'
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { DIGEST, TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
 import { wholeCluster } from '../../__fixtures__/reliability.js'
 import { foreignCommands, hostileText, shownText } from '../../__fixtures__/runner-commands.js'
@@ -350,5 +351,37 @@ describe('names that reach records refuse control characters, before any request
     expectNoForeignCommands(run)
     expect(run.stdout).toMatch(/- kubernetes-file: .*control character/)
     expect(emulator.requests).toEqual([])
+  })
+})
+
+describe('the outputs hold what the service answers as one value each', () => {
+  test('a cluster job status with a line feed, written as a `name=value` line after a bug of ours, adds no output', async () => {
+    emulator.addFault({
+      method: 'GET',
+      path: JOB,
+      fault: {
+        kind: 'status',
+        status: 200,
+        body: { job_id: 1, status: 'running\ndeployment-record-ids=666' }
+      }
+    })
+    // The next poll fails: the status seen last is the job's status in the outputs.
+    emulator.addFault({
+      method: 'GET',
+      path: JOB,
+      fault: { kind: 'status', status: 404, body: { message: 'Not Found' } }
+    })
+    // The labels job, after the cluster job, meets a bug: the outputs are then written the
+    // short way (main.ts, writeLineOutputs).
+    const plant = fileURLToPath(
+      new URL('../../__fixtures__/plant-bug-on-line.mjs', import.meta.url)
+    )
+    const run = await runAction(
+      wholeCluster(emulator.url, 'job', { labels: 'deployed', 'pull-requests': '7' }),
+      { NODE_OPTIONS: `--import=${plant}`, PLANT_BUG_LINE: 'Labels: ' }
+    )
+    expect(run.stdout).toMatch(/::error::record-deployment stopped on an unexpected error: planted/)
+    expect(run.outputs['job-status']).toBe('running\ndeployment-record-ids=666')
+    expect(run.outputs['deployment-record-ids']).not.toBe('666')
   })
 })

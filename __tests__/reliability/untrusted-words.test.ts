@@ -30,6 +30,23 @@ const record = (over: Record<string, string> = {}) =>
     ...over
   })
 
+describe('deployment-name-template', () => {
+  test('`{{` and 6,000 spaces with no `}}`: read at once, an unknown placeholder still named', async () => {
+    const run = await runAction({
+      token: TOKEN,
+      'api-url': emulator.url,
+      repository: 'acme/web',
+      environment: 'production',
+      cluster: 'prod-eu-2',
+      'kubernetes-file': 'pods.json',
+      'deployment-name-template': `{{bogus}}-{{namespace}}-{{${' '.repeat(6000)}x`
+    })
+    expect(run.code).not.toBe(0)
+    expect(run.stdout).toContain('deployment-name-template: `{{bogus}}`: the placeholders are')
+    expect(emulator.requests).toEqual([])
+  })
+})
+
 describe('closing references', () => {
   test('"fixes" and 200,000 spaces with no `#`: read at once, the real reference still found', async () => {
     const body = `Fixes #3\n\nfixes${' '.repeat(200_000)}x`

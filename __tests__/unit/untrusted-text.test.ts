@@ -178,3 +178,20 @@ describe('nothing logs around the writer', () => {
     expect(result?.messages).toEqual([])
   })
 })
+
+describe('bidirectional controls', () => {
+  // A label `deployed` + U+202E + `dorp` reads "deployedprod"; each control shows as its escape.
+  test.each([
+    ['a right-to-left override', '\u202e', '\\u202e'],
+    ['a right-to-left mark', '\u200f', '\\u200f'],
+    ['an isolate', '\u2067', '\\u2067'],
+    ['an Arabic letter mark', '\u061c', '\\u061c']
+  ])('%s shows as its escape, in the log and the summary', (_what, control, escaped) => {
+    const name = `deployed${control}dorp`
+    expect(stdoutOf(() => actionLog.info(`Label ${name} is as described`))).toBe(
+      `Label deployed${escaped}dorp is as described\n`
+    )
+    expect(codeCell(name)).toBe(`\`deployed${escaped}dorp\``)
+    expect(cell(name)).toBe(`deployed\\${escaped}dorp`)
+  })
+})

@@ -200,6 +200,23 @@ export function readObjects(path: string, wanted: (namespace: string) => boolean
 
 const PLACEHOLDER = /\{\{\s*(namespace|deploymentName|containerName)\s*\}\}/i
 
+/**
+ * The names between `{{` and `}}` (no `}` between them), without the white space around them, in
+ * one pass: the input is often filled from event text, and a pattern over it (`\s*` on either
+ * side of a lazy name) took minutes for `{{` and some thousands of spaces with no `}}`.
+ */
+function placeholdersIn(value: string): string[] {
+  const names: string[] = []
+  for (let from = 0; ;) {
+    const open = value.indexOf('{{', from)
+    const close = open < 0 ? -1 : value.indexOf('}', open + 2)
+    if (close < 0) return names
+    // The first `}` after `{{` ends every `{{` before it: a name when a second one follows.
+    if (value[close + 1] === '}') names.push(value.slice(open + 2, close).trim())
+    from = close + 1
+  }
+}
+
 const templateSchema = readText((value, problem) => {
   // As the tracker refuses to start: one name for every container would be one record.
   if (!PLACEHOLDER.test(value)) {
@@ -208,9 +225,9 @@ const templateSchema = readText((value, problem) => {
     )
     return value
   }
-  const unknown = [...value.matchAll(/\{\{\s*([^}]*?)\s*\}\}/g)]
-    .map(m => m[1] as string)
-    .filter(name => !/^(namespace|deploymentName|containerName)$/i.test(name))
+  const unknown = placeholdersIn(value).filter(
+    name => !/^(namespace|deploymentName|containerName)$/i.test(name)
+  )
   if (unknown.length > 0) {
     problem(
       `${unknown.map(u => `\`{{${u}}}\``).join(', ')}: the placeholders are \`{{namespace}}\`, \`{{deploymentName}}\` and \`{{containerName}}\``
