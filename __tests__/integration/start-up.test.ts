@@ -67,7 +67,7 @@ function loadedBeforeFirstRequest(): Map<string, number> {
   return loaded
 }
 
-test('before its first request the action evaluates at most 330 kB of its bundle, and not the git chunk', () => {
+test('before its first request the action evaluates at most 345 kB of its bundle, and not the git chunk', () => {
   const loaded = loadedBeforeFirstRequest()
   const names = [...loaded.keys()]
   expect(names).toEqual(
@@ -81,5 +81,7 @@ test('before its first request the action evaluates at most 330 kB of its bundle
   expect(names.filter(name => /^chunks\/exec-/.test(name))).toEqual([])
   const bytes = [...loaded.values()].reduce((a, b) => a + b, 0)
   // 319 kB when this was written: index.js 49, the shared chunks 47, the run 221 (undici 159 of it)
-  expect(bytes).toBeLessThanOrEqual(330_000)
+  // 319 kB when this was set; issue 33's one log writer, bounded file reads and answer cap, all
+  // needed before the first request, brought it to 339 kB.
+  expect(bytes).toBeLessThanOrEqual(345_000)
 })
