@@ -16,7 +16,12 @@ import {
   useDiscoveryWorld,
   warnings
 } from '../../__fixtures__/discovery-run.js'
-import { seedCommits, writeRepository, type HistoryCommit } from '../../__fixtures__/history.js'
+import {
+  git,
+  seedCommits,
+  writeRepository,
+  type HistoryCommit
+} from '../../__fixtures__/history.js'
 import type { SeedPull } from '../../emulator/index.js'
 import { runAction, type ActionRun } from '../../scripts/run-action.js'
 
@@ -269,10 +274,15 @@ describe('odd version tags', () => {
     }
     // Both above v5.0.0-beta.2 in version order, below v5.0.0-beta.3.
     const run = await pushTag('tree-tag', tagged, 'v5.0.0-beta.3', true, {}, repoDir => {
-      const git = (...args: string[]) =>
-        execFileSync('git', args, { cwd: repoDir, input: 'notes\n' }).toString().trim()
-      git('tag', 'v5.0.0-beta.2.tree', 'HEAD^{tree}')
-      git('tag', '-a', '-m', 'notes', 'v5.0.0-beta.2.notes', git('hash-object', '-w', '--stdin'))
+      // Only hash-object reads its input: given to a git that does not read it, the write can
+      // meet a closed pipe (EPIPE) on a busy machine.
+      const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], {
+        cwd: repoDir,
+        input: 'notes\n',
+        encoding: 'utf8'
+      }).trim()
+      git(repoDir, 'tag', 'v5.0.0-beta.2.tree', 'HEAD^{tree}')
+      git(repoDir, 'tag', '-a', '-m', 'notes', 'v5.0.0-beta.2.notes', blob)
     })
     expect(run.code).toBe(0)
     expect(warnings(run)).toEqual([])
