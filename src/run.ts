@@ -28,6 +28,8 @@ export interface RunOptions {
   cancellation?: Cancellation
   /** where the token came from, for the hint of a 401: the `token` input unless given */
   tokenSource?: string
+  /** how the API URL was given, for the hints that name it: the `api-url` input unless given */
+  apiUrlSource?: string
   /** where the proxy variables are read (HTTPS_PROXY, HTTP_PROXY, NO_PROXY); `process.env` unless given */
   env?: Record<string, string | undefined>
 }
@@ -70,6 +72,7 @@ export async function run(inputs: Inputs, options: RunOptions = {}): Promise<Run
     // A pull request from a fork runs with a read-only token: a refused write says so.
     fork: forkOf(event),
     tokenSource: options.tokenSource,
+    apiUrlSource: options.apiUrlSource,
     log
   })
   if (client.proxy)

@@ -139,6 +139,11 @@ test('a run against an unreachable api-url exits 1 with one entry in `failed` on
       message: expect.stringContaining('cannot be reached')
     }
   ])
+  // The command line's words: its flag and variable, not the action's input.
+  expect(outputs.failed[0]).toMatchObject({
+    message: expect.stringContaining('Check `--api-url` (or `GITHUB_API_URL`), the network')
+  })
+  expect(run.stderr).not.toMatch(/`api-url`/)
 }, 60_000)
 
 test('a refused token: the hint names `GITHUB_TOKEN` (or `--token`), not the `token` input', async () => {

@@ -22,6 +22,7 @@ type Env = Record<string, string | undefined>
 
 /** Where the command line's token comes from, as a refused token's hint names it. */
 export const TOKEN_SOURCE = '`GITHUB_TOKEN` (or `--token`)'
+export const API_URL_SOURCE = '`--api-url` (or `GITHUB_API_URL`)'
 /** No token: the input's problem as the command line says it (there is no workflow to run in). */
 const NO_TOKEN_CLI = 'is empty: set GITHUB_TOKEN (or pass `--token`)'
 
@@ -88,7 +89,14 @@ export async function runCli(
     stopListening = listenForCancel(cancellation, log.info)
     // Loaded once the inputs are sound, as in the action.
     const { run } = await import('../run.js')
-    const result = await run(inputs, { log, event, cancellation, env, tokenSource: TOKEN_SOURCE })
+    const result = await run(inputs, {
+      log,
+      event,
+      cancellation,
+      env,
+      tokenSource: TOKEN_SOURCE,
+      apiUrlSource: API_URL_SOURCE
+    })
     io.stdout(outputsJson(result, action))
     if (result.failures.length > 0 || result.cancelled) {
       io.stderr(`error: ${failureReport(result)}\n`)

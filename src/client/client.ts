@@ -15,7 +15,8 @@ import {
   unreachable,
   unusableProxy,
   type Elsewhere,
-  type FailureContext
+  type FailureContext,
+  type HintContext
 } from './failures.js'
 import { silentLog, type Log } from './log.js'
 import { stopIfAnswerLost, type LostAnswerOptions } from './lost-answer.js'
@@ -46,8 +47,8 @@ export const MAX_REDIRECTS = 5
  */
 export const STEP_DEADLINE_MS = 60 * 60 * 1000
 
-/** With the fork a pull request run comes from and where the token came from, for the hints. */
-export interface ClientOptions extends Pick<FailureContext, 'fork' | 'tokenSource'> {
+/** With the fork a pull request run comes from, and the token's and API URL's sources, for hints. */
+export interface ClientOptions extends Pick<FailureContext, HintContext> {
   /** `https://api.github.com` or an Enterprise Server `https://HOST/api/v3`. */
   baseUrl: string
   token: string
@@ -127,13 +128,9 @@ export class ServiceClient {
     )
     const route = this.dispatchers.route(this.origin)
     this.proxy = 'proxy' in route ? route.proxy : undefined
-    this.failures = {
-      origin: this.origin,
-      basePath: this.basePath,
-      apiVersion: options.apiVersion,
-      fork: options.fork,
-      tokenSource: options.tokenSource
-    }
+    const { fork, tokenSource, apiUrlSource } = options
+    const where = { origin: this.origin, basePath: this.basePath, apiVersion: options.apiVersion }
+    this.failures = { ...where, fork, tokenSource, apiUrlSource }
     this.clock = options.clock ?? systemClock
     this.random = options.random ?? Math.random
     this.timeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS
@@ -235,7 +232,7 @@ export class ServiceClient {
           // A body cut short on the way fails in undici (its length was promised), so a whole
           // answer that is not JSON came from something else than the API: a proxy's or a
           // portal's page, or an \`api-url\` that names a web site. Asking again gets the same.
-          throw unexpectedBody(method, displayPath, failed)
+          throw unexpectedBody(method, displayPath, failed, this.failures)
         } else if (REDIRECTS.has(status)) {
           const target = usableLocation(headers['location'], url)
           if (target === undefined) throw unfollowable(method, displayPath, failed)

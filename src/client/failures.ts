@@ -19,8 +19,9 @@ export interface FailureContext {
   apiVersion: string
   /** the fork a pull request run comes from (its token is read-only), when it does */
   fork?: string
-  /** where the token came from (`--token` or `GITHUB_TOKEN` on the command line), for a 401 */
+  /** where the token and the API URL came from on the command line (`--token`, `GITHUB_TOKEN`, ...) */
   tokenSource?: string
+  apiUrlSource?: string
 }
 
 export interface Answer {
@@ -29,6 +30,9 @@ export interface Answer {
   text: string
 }
 
+/** What the caller says of its run for the hints: a fork's read-only token, where token and URL came from. */
+export type HintContext = 'fork' | 'tokenSource' | 'apiUrlSource'
+
 /** Where the request that failed went, when not to `api-url`'s origin: then without the token. */
 export interface Elsewhere {
   origin: string
@@ -36,8 +40,10 @@ export interface Elsewhere {
   how: 'redirect' | 'next link'
 }
 
-const API_URL_HINT =
-  'check that `api-url` is the API (https://api.github.com, or https://HOST/api/v3 on a server)'
+/** `api-url` in the action; on the command line, the flag and the variable it came from. */
+const apiUrlOf = (ctx?: Pick<FailureContext, 'apiUrlSource'>) => ctx?.apiUrlSource ?? '`api-url`'
+const apiUrlHint = (ctx?: Pick<FailureContext, 'apiUrlSource'>) =>
+  `check that ${apiUrlOf(ctx)} is the API (https://api.github.com, or https://HOST/api/v3 on a server)`
 
 /** A response that is not a success, a redirect or worth another try. */
 export function responseFailure(
@@ -85,7 +91,7 @@ export function responseFailure(
     return new ServiceError({
       ...common,
       serviceMessage: nonJson(answer),
-      hint: `Something other than the API answered: ${API_URL_HINT}; this is not a missing permission or target.`,
+      hint: `Something other than the API answered: ${apiUrlHint(ctx)}; this is not a missing permission or target.`,
       fatal: status === 401,
       notTheApi: true
     })
@@ -121,14 +127,19 @@ function crossOriginHint(ctx: FailureContext, elsewhere: Elsewhere): string {
 }
 
 /** A whole 2xx answer that is not JSON: from something else than the API. Asking again gets the same. */
-export function unexpectedBody(method: string, displayPath: string, answer: Answer): ServiceError {
+export function unexpectedBody(
+  method: string,
+  displayPath: string,
+  answer: Answer,
+  ctx?: Pick<FailureContext, 'apiUrlSource'>
+): ServiceError {
   return new ServiceError({
     method,
     path: displayPath,
     status: answer.status,
     serviceMessage: nonJson(answer),
     requestId: answer.headers['x-github-request-id'],
-    hint: `Something other than the API answered: ${API_URL_HINT} and whether a proxy or portal on the runner's network rewrites answers.`
+    hint: `Something other than the API answered: ${apiUrlHint(ctx)} and whether a proxy or portal on the network rewrites answers.`
   })
 }
 
@@ -184,7 +195,7 @@ export function unreachable(
       `the service at ${origin}${origin === ctx.origin ? ctx.basePath : ''} cannot be reached: ` +
       `${unreachableCause(error) ?? error.message}, on ${attempts === 1 ? 'the only attempt' : `all ${attempts} attempts`}`,
     hint:
-      "Nothing more was sent. Check `api-url`, the runner's network" +
+      `Nothing more was sent. Check ${apiUrlOf(ctx)}, the network` +
       (proxy ? ` and the proxy ${proxy} (HTTPS_PROXY, HTTP_PROXY, NO_PROXY)` : '') +
       ', then run the step again.',
     attempts,
