@@ -4,6 +4,8 @@ import {
   type EmulatorOptions,
   type RecordedRequest
 } from '../emulator/index.js'
+import { MemoryLog } from './memory-log.js'
+import { ServiceClient } from '../src/client/client.js'
 
 export const TOKEN = 'test-token'
 export const DIGEST = 'sha256:' + '0123456789abcdef'.repeat(4)
@@ -11,6 +13,18 @@ export const DIGEST = 'sha256:' + '0123456789abcdef'.repeat(4)
 export async function withEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   return startEmulator({ tokens: { [TOKEN]: { permissions: 'all' } }, ...options })
 }
+
+/** A ServiceClient on the emulator as the tests use it: no retries, random() = 0, a MemoryLog. */
+export const emulatorClient = (emulator: Emulator, log = new MemoryLog()): ServiceClient =>
+  new ServiceClient({
+    baseUrl: emulator.url,
+    token: TOKEN,
+    apiVersion: '2026-03-10',
+    maxRetries: 0,
+    userAgent: 'record-deployment-test',
+    random: () => 0,
+    log
+  })
 
 export const writesOf = (requests: RecordedRequest[]) =>
   requests.filter(r => ['POST', 'PATCH', 'PUT', 'DELETE'].includes(r.method))
