@@ -6,13 +6,9 @@
  * against the emulator; what each run must send and keep is written out by hand.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-
 import { existsSync, readdirSync } from 'node:fs'
-
 import { tmpdir } from 'node:os'
-
 import { join } from 'node:path'
-
 import {
   decommissionedOutput,
   digest,
@@ -27,9 +23,7 @@ import {
   writeDeployments
 } from '../../__fixtures__/cluster-state.js'
 import { TOKEN, writesOf } from '../../__fixtures__/emulator.js'
-
 import { kubectlList, pod, workload } from '../../scripts/kubectl-list.js'
-
 import { runAction } from '../../scripts/run-action.js'
 
 useStateWorkspace('cluster-state-edges')

@@ -5,9 +5,7 @@
  * action against the emulator.
  */
 import { mkdir, writeFile } from 'node:fs/promises'
-
 import { join } from 'node:path'
-
 import {
   digest,
   emulator,

@@ -5,10 +5,8 @@
  * cannot be written in is refused before any request.
  */
 import { existsSync } from 'node:fs'
-
 import { readFile, symlink } from 'node:fs/promises'
 import { join } from 'node:path'
-
 import {
   decommissionsSent,
   digest,
@@ -20,9 +18,7 @@ import {
   workspace,
   writeDeployments
 } from '../../__fixtures__/cluster-state.js'
-
 import { MAX_DECOMMISSION_REJECTIONS } from '../../src/cluster/state-format.js'
-
 import { type ActionRun } from '../../scripts/run-action.js'
 
 useStateWorkspace('cluster-state-leftovers', ['acme/web', 'acme/api'])

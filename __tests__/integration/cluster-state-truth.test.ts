@@ -6,7 +6,6 @@
  */
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-
 import {
   decommissionsSent,
   digest,
@@ -18,7 +17,6 @@ import {
   workspace,
   writeCluster
 } from '../../__fixtures__/cluster-state.js'
-
 import { writesOf } from '../../__fixtures__/emulator.js'
 import { pod, workload } from '../../scripts/kubectl-list.js'
 import { type ActionRun } from '../../scripts/run-action.js'

@@ -8,9 +8,7 @@
  * sends and keeps is written out by hand.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
-
 import { join } from 'node:path'
-
 import {
   decommissionedOutput,
   digest,
@@ -25,7 +23,6 @@ import {
   writeCluster,
   writeDeployments
 } from '../../__fixtures__/cluster-state.js'
-
 import { pod, workload } from '../../scripts/kubectl-list.js'
 import { type ActionRun } from '../../scripts/run-action.js'
 

@@ -7,11 +7,8 @@
  * send and keep is written out by hand from the snapshots below.
  */
 import { readFile, writeFile } from 'node:fs/promises'
-
 import { existsSync } from 'node:fs'
-
 import { join } from 'node:path'
-
 import {
   byName,
   decommissionedOutput,
@@ -26,9 +23,7 @@ import {
   writeCluster,
   writeDeployments
 } from '../../__fixtures__/cluster-state.js'
-
 import { TOKEN, writesOf } from '../../__fixtures__/emulator.js'
-
 import { pod, workload } from '../../scripts/kubectl-list.js'
 import { runAction } from '../../scripts/run-action.js'
 
