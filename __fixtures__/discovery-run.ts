@@ -41,6 +41,19 @@ export const runLabels = (
     { context: { token: TOKEN, apiUrl: emulator.url, ...context } }
   )
 
+/** The context of a push of tag `tag` at `sha`; read with git when the checkout `workspace` is given. */
+export const tagPush = (
+  tag: string,
+  sha: string | undefined,
+  workspace?: string
+): Partial<RunContext> => ({
+  eventName: 'push',
+  event: { ref: `refs/tags/${tag}` },
+  sha,
+  ref: `refs/tags/${tag}`,
+  ...(workspace ? { workspace } : {})
+})
+
 /** The `::warning::` lines of the step's log. */
 export const warnings = (run: ActionRun) =>
   run.stdout.split('\n').filter(line => line.startsWith('::warning::'))

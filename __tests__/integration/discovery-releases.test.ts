@@ -9,7 +9,7 @@
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { dir, emulator, useDiscoveryWorld } from '../../__fixtures__/discovery-run.js'
-import { labeled, runLabels, warnings } from '../../__fixtures__/discovery-run.js'
+import { labeled, runLabels, tagPush, warnings } from '../../__fixtures__/discovery-run.js'
 import {
   git,
   seedCommits,
@@ -53,13 +53,10 @@ async function pushTag(
       )
     }
   })
-  return runLabels(inputs, {
-    eventName: 'push',
-    event: { ref: `refs/tags/${tag}` },
-    sha: shas[project.tags[tag] as string],
-    ref: `refs/tags/${tag}`,
-    ...(withHistory ? { workspace: repoDir } : {})
-  })
+  return runLabels(
+    inputs,
+    tagPush(tag, shas[project.tags[tag] as string], withHistory ? repoDir : undefined)
+  )
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path'
 import { dir, emulator, useDiscoveryWorld } from '../../__fixtures__/discovery-run.js'
-import { labeled, runLabels, warnings } from '../../__fixtures__/discovery-run.js'
+import { labeled, runLabels, tagPush, warnings } from '../../__fixtures__/discovery-run.js'
 import { seedCommits, writeRepository, type HistoryCommit } from '../../__fixtures__/history.js'
 import type { ActionRun } from '../../scripts/run-action.js'
 
@@ -140,16 +140,7 @@ describe('a squash of a squash, and a release squash commit that is also cherry-
       commits: { [REPO]: seedCommits(commits, shas) },
       tags: { [REPO]: { 'v1.0.0': sha('start'), 'v1.1.0': sha('final') } }
     })
-    const run = await runLabels(
-      {},
-      {
-        eventName: 'push',
-        event: { ref: 'refs/tags/v1.1.0' },
-        sha: sha('final'),
-        ref: 'refs/tags/v1.1.0',
-        ...(git ? { workspace: repoDir } : {})
-      }
-    )
+    const run = await runLabels({}, tagPush('v1.1.0', sha('final'), git ? repoDir : undefined))
     expect(run.code).toBe(0)
     expect(warnings(run)).toEqual([])
     expect(labeled()).toEqual([11, 12, 20, 30])
@@ -196,16 +187,7 @@ describe('a squash of a squash, and a release squash commit that is also cherry-
       commits: { [REPO]: seedCommits(commits, shas) },
       tags: { [REPO]: { 'v1.0.0': sha('start'), 'v1.1.0': sha('back') } }
     })
-    const run = await runLabels(
-      {},
-      {
-        eventName: 'push',
-        event: { ref: 'refs/tags/v1.1.0' },
-        sha: sha('back'),
-        ref: 'refs/tags/v1.1.0',
-        workspace: repoDir
-      }
-    )
+    const run = await runLabels({}, tagPush('v1.1.0', sha('back'), repoDir))
     expect(run.code).toBe(0)
     expect(labeled()).toEqual([11, 12, 20, 25])
     const reads = emulator.requests.filter(r => r.method === 'GET').map(r => r.path)
@@ -259,15 +241,7 @@ test('a release of 300 commits: the 250 the service lists count, the warning nam
     commits: { [REPO]: seedCommits(commits, shas) },
     tags: { [REPO]: { 'v1.0.0': sha('start'), 'v2.0.0': sha('release') } }
   })
-  const run = await runLabels(
-    { 'dry-run': 'true' },
-    {
-      eventName: 'push',
-      event: { ref: 'refs/tags/v2.0.0' },
-      sha: sha('release'),
-      ref: 'refs/tags/v2.0.0'
-    }
-  )
+  const run = await runLabels({ 'dry-run': 'true' }, tagPush('v2.0.0', sha('release')))
   expect(run.code).toBe(0)
   const would = (run.stdout.match(/would POST \S+\/issues\/(\d+)\/labels/g) ?? []).map(line =>
     Number(/issues\/(\d+)/.exec(line)?.[1])
