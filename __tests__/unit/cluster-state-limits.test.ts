@@ -6,6 +6,7 @@
 import { chmod, mkdtemp, readdir, rm, writeFile, mkdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { digest, item, range } from '../../__fixtures__/state-entries.js'
 import { directoryProblem } from '../../src/cluster/inputs.js'
 import {
   MAX_ENTRY_BYTES,
@@ -22,14 +23,6 @@ import { writeState } from '../../src/cluster/settle-state.js'
 import { Collector } from '../../src/inputs/problems.js'
 import { InputError, parseInputs, type FileReader } from '../../src/parse-inputs.js'
 
-const digest = (n: number) => 'sha256:' + n.toString(16).padStart(64, '0')
-const item = (n: number) => ({
-  name: `ghcr.io/acme/s${n}`,
-  digest: digest(n),
-  deployment_name: `s${n}`
-})
-const range = (from: number, to: number) =>
-  Array.from({ length: to - from + 1 }, (_, i) => from + i)
 const stateOf = (names: number[]): ClusterState => ({
   format: 'record-deployment/cluster-state',
   version: STATE_VERSION,
