@@ -6,7 +6,8 @@
 import { chmod, mkdtemp, readdir, rm, writeFile, mkdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { digest, item, range } from '../../__fixtures__/state-entries.js'
+import { digest, item, parsedOrProblems, range } from '../../__fixtures__/state-entries.js'
+import { STATE_INPUTS } from '../../__fixtures__/state-entries.js'
 import { directoryProblem } from '../../src/cluster/inputs.js'
 import {
   MAX_ENTRY_BYTES,
@@ -21,7 +22,7 @@ import { JOB_LIMIT } from '../../src/cluster/items.js'
 import { planState } from '../../src/cluster/state.js'
 import { writeState } from '../../src/cluster/settle-state.js'
 import { Collector } from '../../src/inputs/problems.js'
-import { InputError, parseInputs, type FileReader } from '../../src/parse-inputs.js'
+import type { FileReader } from '../../src/parse-inputs.js'
 
 const stateOf = (names: number[]): ClusterState => ({
   format: 'record-deployment/cluster-state',
@@ -42,27 +43,7 @@ function parse(snapshot: number[], state: ClusterState, writable?: string) {
     read: at,
     writable: () => writable
   }
-  try {
-    return {
-      inputs: parseInputs(
-        {
-          token: 't',
-          'api-url': 'https://api.github.com',
-          repository: 'acme/web',
-          cluster: 'prod-eu-1',
-          environment: 'production',
-          'deployments-file': 'deployments.json',
-          'state-file': 'state.json',
-          'allow-mass-decommission': 'true'
-        },
-        { GITHUB_WORKSPACE: '/work' },
-        files
-      )
-    }
-  } catch (error) {
-    if (error instanceof InputError) return { problems: error.problems }
-    throw error
-  }
+  return parsedOrProblems({ ...STATE_INPUTS, 'allow-mass-decommission': 'true' }, files)
 }
 
 test('a state file of MAX_STATE_ENTRIES entries is read; one more is refused', () => {

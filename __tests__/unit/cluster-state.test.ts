@@ -2,9 +2,10 @@
  * `state-file` as the inputs read it, with files given in memory: which place a file belongs to,
  * the mass-decommission boundary, and the request size counted with the decommissions in it.
  */
-import { digest, item, range } from '../../__fixtures__/state-entries.js'
+import { digest, item, parsedOrProblems, range } from '../../__fixtures__/state-entries.js'
+import { STATE_INPUTS } from '../../__fixtures__/state-entries.js'
 import { settledState } from '../../src/cluster/settle-state.js'
-import { InputError, parseInputs, type FileReader, type RawInputs } from '../../src/parse-inputs.js'
+import type { FileReader, RawInputs } from '../../src/parse-inputs.js'
 
 function stateOf(names: number[], over: Record<string, unknown> = {}): string {
   return JSON.stringify({
@@ -28,26 +29,11 @@ function files(contents: Record<string, string>): FileReader {
 }
 
 function parse(snapshot: number[], state: string | undefined, over: RawInputs = {}) {
-  const raw: RawInputs = {
-    token: 't',
-    'api-url': 'https://api.github.com',
-    repository: 'acme/web',
-    cluster: 'prod-eu-1',
-    environment: 'production',
-    'deployments-file': 'deployments.json',
-    'state-file': 'state.json',
-    ...over
-  }
   const given = {
     'deployments.json': JSON.stringify(snapshot.map(item)),
     ...(state === undefined ? {} : { 'state.json': state })
   }
-  try {
-    return { inputs: parseInputs(raw, { GITHUB_WORKSPACE: '/work' }, files(given)) }
-  } catch (error) {
-    if (error instanceof InputError) return { problems: error.problems }
-    throw error
-  }
+  return parsedOrProblems({ ...STATE_INPUTS, ...over }, files(given))
 }
 
 test('no file yet: nothing to decommission', () => {
