@@ -26,6 +26,17 @@ export const emulatorClient = (emulator: Emulator, log = new MemoryLog()): Servi
     log
   })
 
+/** The inputs of a run recording ghcr.io/acme/web@DIGEST (acme/web) in production on `emulator`. */
+export const recordInputs = (emulator: Emulator, over: Record<string, string> = {}) => ({
+  token: TOKEN,
+  'api-url': emulator.url,
+  repository: 'acme/web',
+  digest: DIGEST,
+  name: 'ghcr.io/acme/web',
+  environment: 'production',
+  ...over
+})
+
 export const writesOf = (requests: RecordedRequest[]) =>
   requests.filter(r => ['POST', 'PATCH', 'PUT', 'DELETE'].includes(r.method))
 

@@ -4,7 +4,7 @@
  * `retry-after` / `x-ratelimit-reset` value ends in the documented words.
  */
 import fc from 'fast-check'
-import { DIGEST, TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
+import { recordInputs, TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
 import { runAction } from '../../scripts/run-action.js'
 import { decideRetry, MAX_RATE_LIMIT_WAIT_MS } from '../../src/client/retry-policy.js'
 import { closingReferences } from '../../src/labels/references.js'
@@ -19,16 +19,7 @@ beforeAll(async () => {
 afterAll(async () => emulator.close())
 beforeEach(() => emulator.reset())
 
-const record = (over: Record<string, string> = {}) =>
-  runAction({
-    token: TOKEN,
-    'api-url': emulator.url,
-    repository: 'acme/web',
-    digest: DIGEST,
-    name: 'ghcr.io/acme/web',
-    environment: 'production',
-    ...over
-  })
+const record = (over: Record<string, string> = {}) => runAction(recordInputs(emulator, over))
 
 describe('deployment-name-template', () => {
   test('`{{` and 6,000 spaces with no `}}`: read at once, an unknown placeholder still named', async () => {
