@@ -37,6 +37,15 @@ export const recordInputs = (emulator: Emulator, over: Record<string, string> = 
   ...over
 })
 
+/** The inputs of a label run (`labels: deployed:production`) for acme/web on `emulator`. */
+export const labelInputs = (emulator: Emulator, over: Record<string, string> = {}) => ({
+  token: TOKEN,
+  'api-url': emulator.url,
+  repository: 'acme/web',
+  labels: 'deployed:production',
+  ...over
+})
+
 export const writesOf = (requests: RecordedRequest[]) =>
   requests.filter(r => ['POST', 'PATCH', 'PUT', 'DELETE'].includes(r.method))
 

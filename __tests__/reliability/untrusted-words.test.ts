@@ -4,7 +4,7 @@
  * `retry-after` / `x-ratelimit-reset` value ends in the documented words.
  */
 import fc from 'fast-check'
-import { recordInputs, TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
+import { labelInputs, recordInputs, TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
 import { runAction } from '../../scripts/run-action.js'
 import { decideRetry, MAX_RATE_LIMIT_WAIT_MS } from '../../src/client/retry-policy.js'
 import { closingReferences } from '../../src/labels/references.js'
@@ -45,14 +45,9 @@ describe('closing references', () => {
       issues: { 'acme/web': [{ number: 3 }] },
       pulls: { 'acme/web': [{ number: 7, body }] }
     })
-    const run = await runAction({
-      token: TOKEN,
-      'api-url': emulator.url,
-      repository: 'acme/web',
-      labels: 'deployed:production',
-      'pull-requests': '7',
-      'label-linked-issues': 'true'
-    })
+    const run = await runAction(
+      labelInputs(emulator, { 'pull-requests': '7', 'label-linked-issues': 'true' })
+    )
     expect(run.code).toBe(0)
     expect(run.outputs['pull-requests']).toBe('7,3')
   })
