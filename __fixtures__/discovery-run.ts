@@ -7,9 +7,9 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { withEmulator } from './emulator.js'
+import { TOKEN, withEmulator } from './emulator.js'
 import type { Emulator } from '../emulator/index.js'
-import type { ActionRun } from '../scripts/run-action.js'
+import { runAction, type ActionRun, type RunContext } from '../scripts/run-action.js'
 
 export let emulator: Emulator
 export let dir: string
@@ -26,6 +26,33 @@ export function useDiscoveryWorld(prefix: string): void {
   })
   beforeEach(() => emulator.reset())
 }
+
+/**
+ * Runs the bundled action as the runner starts it, against the file's emulator with its token:
+ * `labels: deployed:production` and `inputs`, on the event `context` describes.
+ */
+export const runLabels = (
+  inputs: Record<string, string>,
+  context: Partial<RunContext>
+): Promise<ActionRun> =>
+  runAction(
+    { labels: 'deployed:production', ...inputs },
+    {},
+    { context: { token: TOKEN, apiUrl: emulator.url, ...context } }
+  )
+
+/** The context of a push of tag `tag` at `sha`; read with git when the checkout `workspace` is given. */
+export const tagPush = (
+  tag: string,
+  sha: string | undefined,
+  workspace?: string
+): Partial<RunContext> => ({
+  eventName: 'push',
+  event: { ref: `refs/tags/${tag}` },
+  sha,
+  ref: `refs/tags/${tag}`,
+  ...(workspace ? { workspace } : {})
+})
 
 /** The `::warning::` lines of the step's log. */
 export const warnings = (run: ActionRun) =>

@@ -4,9 +4,12 @@
  * endpoints answer). One `git fast-import` writes the repository, so a test can afford many.
  */
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, readFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { SeedCommit } from '../emulator/index.js'
+import { emulatorClient, withEmulator } from './emulator.js'
+import type { Emulator, SeedCommit } from '../emulator/index.js'
+import type { ServiceClient } from '../src/client/client.js'
 
 export interface HistoryCommit {
   /** the test's own name for the commit */
@@ -100,4 +103,26 @@ export function seedCommits(commits: HistoryCommit[], shas: Record<string, strin
     pulls: c.pulls ?? [],
     ...(c.committer ? { committer: c.committer } : {})
   }))
+}
+
+export let emulator: Emulator
+export let client: ServiceClient
+export let dir: string
+
+/**
+ * Registers the hooks of a property test over generated histories: one emulator, a ServiceClient
+ * on it (no retries) and a scratch folder (named `prefix`) for the repositories, for the file.
+ * `emulator`, `client` and `dir` are live bindings: read them inside tests, after the hooks ran.
+ */
+export function useHistoryWorld(prefix: string): void {
+  beforeAll(async () => {
+    emulator = await withEmulator()
+    dir = mkdtempSync(join(tmpdir(), `${prefix}-`))
+    client = emulatorClient(emulator)
+  })
+  afterAll(async () => {
+    await client.close()
+    await emulator.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
 }

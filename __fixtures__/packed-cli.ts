@@ -14,6 +14,28 @@ import { projectRoot } from '../scripts/run-action.js'
 
 const exec = promisify(execFile)
 
+/** What a command line run to its end left: its exit code and what it printed. */
+export interface CliRun {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+/** `file ...args` run to its end in `options.cwd` with only `options.env`; a failure is a CliRun too. */
+export async function runToEnd(
+  file: string,
+  args: string[],
+  options: { cwd: string; env: Record<string, string> }
+): Promise<CliRun> {
+  try {
+    const { stdout, stderr } = await exec(file, args, options)
+    return { code: 0, stdout, stderr }
+  } catch (error) {
+    const failed = error as CliRun
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr }
+  }
+}
+
 /**
  * PATH (with the Node that runs the tests), HOME and npm's cache, and the user's npm configuration
  * (scripts/npm-env.ts: the global and user npmrc by path, the settings given to `npm test`).

@@ -4,20 +4,17 @@
  * (`--version`, `-V`, `-h`), how a failure reads on stdout (`failed`), a refused token named as the
  * command line takes it, and a bug of ours still printing every output.
  */
-import { execFile } from 'node:child_process'
 import { readFile, mkdtemp, rm } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import { parse } from 'yaml'
 import { DIGEST, TOKEN, withEmulator, writesOf } from '../../__fixtures__/emulator.js'
-import { installPacked } from '../../__fixtures__/packed-cli.js'
+import { installPacked, runToEnd } from '../../__fixtures__/packed-cli.js'
 import type { Emulator } from '../../emulator/index.js'
 import { projectRoot } from '../../scripts/run-action.js'
 
-const exec = promisify(execFile)
 const action = parse(await readFile(join(projectRoot(), 'action.yml'), 'utf8')) as {
   outputs: Record<string, unknown>
 }
@@ -40,25 +37,12 @@ afterAll(async () => {
 })
 beforeEach(() => emulator.reset())
 
-interface CliRun {
-  code: number
-  stdout: string
-  stderr: string
-}
-
 /** `record-deployment ...args` by name (the install's bin folder on PATH), with only `env` besides. */
-async function recordDeployment(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-  try {
-    const { stdout, stderr } = await exec('record-deployment', args, {
-      cwd: app,
-      env: { PATH: [bin, process.env['PATH'] ?? ''].join(':'), HOME: dir, ...env }
-    })
-    return { code: 0, stdout, stderr }
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string }
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr }
-  }
-}
+const recordDeployment = (args: string[], env: Record<string, string> = {}) =>
+  runToEnd('record-deployment', args, {
+    cwd: app,
+    env: { PATH: [bin, process.env['PATH'] ?? ''].join(':'), HOME: dir, ...env }
+  })
 
 const record = ['--digest', DIGEST, '--name', 'ghcr.io/acme/web', '--environment', 'production']
 

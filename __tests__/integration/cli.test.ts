@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { parse } from 'yaml'
 import { DIGEST, TOKEN, withEmulator, writesOf } from '../../__fixtures__/emulator.js'
+import { runToEnd } from '../../__fixtures__/packed-cli.js'
 import type { Emulator } from '../../emulator/index.js'
 import { npmChildEnv } from '../../scripts/npm-env.js'
 import { projectRoot } from '../../scripts/run-action.js'
@@ -41,32 +42,15 @@ afterAll(async () => {
 })
 beforeEach(() => emulator.reset())
 
-interface CliRun {
-  code: number
-  stdout: string
-  stderr: string
-}
-
 /** npx's own configuration (the user's npmrc files, settings given to `npm test`): scripts/npm-env.ts */
 const npm = npmChildEnv()
 
 /** `npx record-deployment ...args` in the pipeline's directory (or `cwd`), with only the variables given and npx's own. */
-async function recordDeployment(
-  args: string[],
-  env: Record<string, string> = {},
-  cwd = dir
-): Promise<CliRun> {
-  try {
-    const { stdout, stderr } = await exec('npx', ['--offline', 'record-deployment', ...args], {
-      cwd,
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? dir, ...npm, ...env }
-    })
-    return { code: 0, stdout, stderr }
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string }
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr }
-  }
-}
+const recordDeployment = (args: string[], env: Record<string, string> = {}, cwd = dir) =>
+  runToEnd('npx', ['--offline', 'record-deployment', ...args], {
+    cwd,
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? dir, ...npm, ...env }
+  })
 
 test('npx record-deployment from the packed tarball records a deployment and prints the outputs as one JSON object', async () => {
   const run = await recordDeployment(

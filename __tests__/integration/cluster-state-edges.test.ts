@@ -10,15 +10,21 @@ import { existsSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
+  decommissionedOutput,
   digest,
   emulator,
+  errorOf,
+  expectedState,
+  sentIn,
   STATE,
+  stateStep,
   useStateWorkspace,
-  workspace
+  workspace,
+  writeDeployments
 } from '../../__fixtures__/cluster-state.js'
 import { TOKEN, writesOf } from '../../__fixtures__/emulator.js'
 import { kubectlList, pod, workload } from '../../scripts/kubectl-list.js'
-import { runAction, type ActionRun } from '../../scripts/run-action.js'
+import { runAction } from '../../scripts/run-action.js'
 
 useStateWorkspace('cluster-state-edges')
 let home: string
@@ -38,54 +44,17 @@ const entry = (w: string, over: Record<string, string> = {}) => ({
 })
 type Entry = ReturnType<typeof entry>
 
-async function snapshot(entries: Entry[]): Promise<void> {
-  await writeFile(join(workspace, 'deployments.json'), JSON.stringify(entries))
-}
-
-function step(inputs: Record<string, string> = {}, env: Record<string, string> = {}) {
-  return runAction(
-    {
-      token: TOKEN,
-      'api-url': emulator.url,
-      cluster: 'prod-eu-1',
-      environment: 'production',
-      'deployments-file': 'deployments.json',
-      'state-file': STATE,
-      ...inputs
-    },
-    { HOME: home, ...env },
-    { context: { repository: 'acme/web', workspace } }
-  )
-}
+const step = (inputs: Record<string, string> = {}, env: Record<string, string> = {}) =>
+  stateStep({ 'deployments-file': 'deployments.json', ...inputs }, { HOME: home, ...env })
 
 const stateText = (path = join(workspace, STATE)) => readFile(path, 'utf8')
 const stateOf = async (path?: string) =>
   JSON.parse(await stateText(path)) as { deployments: unknown[] }
-const expectedState = (entries: object[]) => ({
-  format: 'record-deployment/cluster-state',
-  version: 3,
-  cluster: 'prod-eu-1',
-  logical_environment: 'production',
-  deployments: entries
-})
-const byName = <T extends { deployment_name: string }>(list: T[]) =>
-  [...list].sort((a, b) => a.deployment_name.localeCompare(b.deployment_name))
-const sentIn = (index = 0) =>
-  byName(
-    (
-      writesOf(emulator.requests)[index]?.body as {
-        deployments: Array<{ deployment_name: string }>
-      }
-    ).deployments
-  )
-const errorOf = (run: ActionRun) => run.stdout.split('\n').find(l => l.startsWith('::error')) ?? ''
-const decommissionedOutput = (run: ActionRun) =>
-  JSON.parse(run.outputs['decommissioned'] ?? 'null') as unknown
 const gone = (e: Entry) => ({ ...e, status: 'decommissioned' })
 
 test('`~/` in state-file is the home directory, as actions/cache reads the same path', async () => {
   const [a, b] = [entry('alpha'), entry('beta')]
-  await snapshot([a, b])
+  await writeDeployments([a, b])
   const inHome = '~/.record-deployment/prod-eu-1.json'
   const first = await step({ 'state-file': inHome })
   expect({ code: first.code, error: errorOf(first) }).toEqual({ code: 0, error: '' })
@@ -94,7 +63,7 @@ test('`~/` in state-file is the home directory, as actions/cache reads the same 
   )
   expect(existsSync(join(workspace, '~'))).toBe(false)
 
-  await snapshot([a])
+  await writeDeployments([a])
   emulator.requests.length = 0
   const second = await step({ 'state-file': inHome })
   expect(second.code).toBe(0)
@@ -104,11 +73,11 @@ test('`~/` in state-file is the home directory, as actions/cache reads the same 
 
 test('an absolute state-file in a directory that does not exist yet: the first run creates it, the next reads it', async () => {
   const [a, b] = [entry('alpha'), entry('beta')]
-  await snapshot([a, b])
+  await writeDeployments([a, b])
   const abs = join(home, 'not', 'yet', 'state.json')
   expect((await step({ 'state-file': abs })).code).toBe(0)
   expect(await stateOf(abs)).toEqual(expectedState([a, b]))
-  await snapshot([a])
+  await writeDeployments([a])
   emulator.requests.length = 0
   expect((await step({ 'state-file': abs })).code).toBe(0)
   expect(sentIn()).toEqual([a, gone(b)])
@@ -116,15 +85,15 @@ test('an absolute state-file in a directory that does not exist yet: the first r
 
 test('an empty deployments file decommissions what the state lists once allow-mass-decommission says so', async () => {
   const [a, b] = [entry('alpha'), entry('beta')]
-  await snapshot([])
+  await writeDeployments([])
   const nothing = await step()
   expect(errorOf(nothing)).toContain(
     'deployments-file: is an empty array: there is nothing to record'
   )
 
-  await snapshot([a, b])
+  await writeDeployments([a, b])
   expect((await step()).code).toBe(0)
-  await snapshot([])
+  await writeDeployments([])
   emulator.requests.length = 0
   const refused = await step()
   expect(refused.code).not.toBe(0)
@@ -146,9 +115,9 @@ test('an empty deployments file decommissions what the state lists once allow-ma
 
 test('the request limits count the decommissions from the state file, and the message says so', async () => {
   const many = Array.from({ length: 1000 }, (_, i) => entry(`w${i}`))
-  await snapshot([...many, entry('extra')])
+  await writeDeployments([...many, entry('extra')])
   expect((await step({ 'cluster-mode': 'job' })).code).toBe(0)
-  await snapshot(many)
+  await writeDeployments(many)
   emulator.requests.length = 0
   const run = await step({ 'cluster-mode': 'sync' })
   expect(run.code).not.toBe(0)
@@ -164,11 +133,11 @@ test('the request limits count the decommissions from the state file, and the me
 
 test('a state file saved with a byte-order mark and CRLF line ends is read as written', async () => {
   const [a, b] = [entry('alpha'), entry('beta')]
-  await snapshot([a, b])
+  await writeDeployments([a, b])
   expect((await step()).code).toBe(0)
   const text = await stateText()
   await writeFile(join(workspace, STATE), '\uFEFF' + text.replace(/\n/g, '\r\n'))
-  await snapshot([a])
+  await writeDeployments([a])
   emulator.requests.length = 0
   const run = await step()
   expect({ code: run.code, error: errorOf(run) }).toEqual({ code: 0, error: '' })
@@ -177,21 +146,21 @@ test('a state file saved with a byte-order mark and CRLF line ends is read as wr
 
 test('the half-way line: 1 of 2 passes, the only one of 1 and 2 of 3 need allow-mass-decommission', async () => {
   const [a, b, c] = [entry('alpha'), entry('beta'), entry('gamma')]
-  await snapshot([a, b])
+  await writeDeployments([a, b])
   expect((await step()).code).toBe(0)
-  await snapshot([b])
+  await writeDeployments([b])
   const half = await step()
   expect({ code: half.code, error: errorOf(half) }).toEqual({ code: 0, error: '' })
   expect(decommissionedOutput(half)).toEqual([a])
 
-  await snapshot([c])
+  await writeDeployments([c])
   const only = await step()
   expect(errorOf(only)).toContain('lacks 1 of the 1 deployments')
   expect(await stateOf()).toEqual(expectedState([b]))
 
-  await snapshot([a, b, c])
+  await writeDeployments([a, b, c])
   expect((await step({ 'allow-mass-decommission': 'true' })).code).toBe(0)
-  await snapshot([c])
+  await writeDeployments([c])
   emulator.requests.length = 0
   const over = await step()
   expect(errorOf(over)).toContain('lacks 2 of the 3 deployments')
@@ -200,16 +169,16 @@ test('the half-way line: 1 of 2 passes, the only one of 1 and 2 of 3 need allow-
 
 test('a renamed deployment, and one whose digest changed and then vanished', async () => {
   const [a, b] = [entry('alpha'), entry('beta')]
-  await snapshot([a, b])
+  await writeDeployments([a, b])
   expect((await step()).code).toBe(0)
   const b2 = { ...b, digest: digest('beta-2'), version: '2.0.0' }
-  await snapshot([a, b2])
+  await writeDeployments([a, b2])
   expect((await step()).code).toBe(0)
   expect(await stateOf()).toEqual(expectedState([a, b2]))
 
   // alpha renamed (same image), beta gone: the decommission carries the digest the service holds
   const renamed = entry('alpha', { deployment_name: 'apps-alpha-v2' })
-  await snapshot([renamed])
+  await writeDeployments([renamed])
   emulator.requests.length = 0
   const run = await step({ 'allow-mass-decommission': 'true' })
   expect(run.code).toBe(0)
@@ -220,13 +189,13 @@ test('a renamed deployment, and one whose digest changed and then vanished', asy
 
 test('a set run, a job run and a set run again share one state file', async () => {
   const [a, b, c] = [entry('alpha'), entry('beta'), entry('gamma')]
-  await snapshot([a, b, c])
+  await writeDeployments([a, b, c])
   expect((await step({ 'cluster-mode': 'sync' })).code).toBe(0)
-  await snapshot([a, b])
+  await writeDeployments([a, b])
   const job = await step({ 'cluster-mode': 'job' })
   expect(job.code).toBe(0)
   expect(decommissionedOutput(job)).toEqual([c])
-  await snapshot([b, c])
+  await writeDeployments([b, c])
   emulator.requests.length = 0
   const set = await step({ 'cluster-mode': 'sync' })
   expect(set.code).toBe(0)
@@ -236,10 +205,10 @@ test('a set run, a job run and a set run again share one state file', async () =
 
 test('partial success in a set request: a rejected update keeps the old entry, the decommission beside it goes through', async () => {
   const [a, b, c] = [entry('alpha'), entry('beta'), entry('gamma')]
-  await snapshot([a, b, c])
+  await writeDeployments([a, b, c])
   expect((await step()).code).toBe(0)
   const movedB = { ...b, digest: digest('beta-2'), github_repository: 'gone' }
-  await snapshot([a, movedB])
+  await writeDeployments([a, movedB])
   const run = await step({ 'partial-success': 'true' })
   expect(run.code).toBe(0)
   expect(decommissionedOutput(run)).toEqual([c])
@@ -249,7 +218,7 @@ test('partial success in a set request: a rejected update keeps the old entry, t
 })
 
 test('a state file of the same cluster spelled in another letter case is refused', async () => {
-  await snapshot([entry('alpha')])
+  await writeDeployments([entry('alpha')])
   expect((await step()).code).toBe(0)
   emulator.requests.length = 0
   const run = await step({ cluster: 'PROD-EU-1' })
@@ -306,9 +275,9 @@ test('kubernetes-file: a changed deployment-name-template renames every workload
 
 test('a state of 5000 deployments, 4999 of them gone: one job, and the outputs and summary stay within their budgets', async () => {
   const many = Array.from({ length: 5000 }, (_, i) => entry(`workload-number-${i}`))
-  await snapshot(many)
+  await writeDeployments(many)
   expect((await step()).code).toBe(0)
-  await snapshot(many.slice(0, 1))
+  await writeDeployments(many.slice(0, 1))
   emulator.requests.length = 0
   const run = await step({ 'allow-mass-decommission': 'true' })
   expect({ code: run.code, error: errorOf(run) }).toEqual({ code: 0, error: '' })
@@ -336,10 +305,10 @@ test.each(['sync', 'job'])(
   'a run cancelled while its %s request is in flight leaves the state file as it was, with no temporary file, and the next run sends the same decommission',
   async mode => {
     const [a, b] = [entry('alpha'), entry('beta')]
-    await snapshot([a, b])
+    await writeDeployments([a, b])
     expect((await step({ 'cluster-mode': mode })).code).toBe(0)
     const before = await stateText()
-    await snapshot([a])
+    await writeDeployments([a])
     // the set request itself, or the first poll of the job
     const method = mode === 'sync' ? 'POST' : 'GET'
     emulator.addFault({ method, fault: { kind: 'hang' } })
@@ -381,9 +350,9 @@ test.each(['sync', 'job'])(
 
 test('runs that overlap on one state file (no concurrency group) each end with a whole file, and the service holds the decommission', async () => {
   const [a, b, c] = [entry('alpha'), entry('beta'), entry('gamma')]
-  await snapshot([a, b, c])
+  await writeDeployments([a, b, c])
   expect((await step()).code).toBe(0)
-  await snapshot([a, b])
+  await writeDeployments([a, b])
   const runs = await Promise.all([step(), step(), step()])
   expect(runs.map(r => [r.code, errorOf(r)])).toEqual([
     [0, ''],

@@ -9,32 +9,21 @@ import { join } from 'node:path'
 import {
   digest,
   emulator,
+  errorOf,
   STATE,
+  stateStep,
   useStateWorkspace,
   workspace
 } from '../../__fixtures__/cluster-state.js'
-import { TOKEN } from '../../__fixtures__/emulator.js'
-import { runAction, type ActionRun } from '../../scripts/run-action.js'
 
 useStateWorkspace('cluster-state-files')
 
-function step() {
-  return runAction(
-    {
-      token: TOKEN,
-      'api-url': emulator.url,
-      cluster: 'prod-eu-1',
-      environment: 'production',
-      'physical-environment': 'eu-west-1',
-      'deployments-file': 'deployments.json',
-      'cluster-mode': 'sync',
-      'state-file': STATE
-    },
-    {},
-    { context: { repository: 'acme/web', workspace } }
-  )
-}
-const errorOf = (run: ActionRun) => run.stdout.split('\n').find(l => l.startsWith('::error')) ?? ''
+const step = () =>
+  stateStep({
+    'physical-environment': 'eu-west-1',
+    'deployments-file': 'deployments.json',
+    'cluster-mode': 'sync'
+  })
 
 test.each([
   [

@@ -5,18 +5,21 @@
  * cannot be written in is refused before any request.
  */
 import { existsSync } from 'node:fs'
-import { readFile, symlink, writeFile } from 'node:fs/promises'
+import { readFile, symlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
+  decommissionsSent,
   digest,
   emulator,
+  errorOf,
   STATE,
+  stateStep,
   useStateWorkspace,
-  workspace
+  workspace,
+  writeDeployments
 } from '../../__fixtures__/cluster-state.js'
-import { TOKEN, writesOf } from '../../__fixtures__/emulator.js'
 import { MAX_DECOMMISSION_REJECTIONS } from '../../src/cluster/state-format.js'
-import { runAction, type ActionRun } from '../../scripts/run-action.js'
+import { type ActionRun } from '../../scripts/run-action.js'
 
 useStateWorkspace('cluster-state-leftovers', ['acme/web', 'acme/api'])
 
@@ -27,47 +30,27 @@ const entry = (w: string, repository = 'web') => ({
   github_repository: repository
 })
 
-async function snapshot(entries: object[]): Promise<void> {
-  await writeFile(join(workspace, 'deployments.json'), JSON.stringify(entries))
-}
-function step(inputs: Record<string, string> = {}) {
-  return runAction(
-    {
-      token: TOKEN,
-      'api-url': emulator.url,
-      cluster: 'prod-eu-1',
-      environment: 'production',
-      'deployments-file': 'deployments.json',
-      'cluster-mode': 'sync',
-      'partial-success': 'true',
-      'state-file': STATE,
-      ...inputs
-    },
-    {},
-    { context: { repository: 'acme/web', workspace } }
-  )
-}
-const errorOf = (run: ActionRun) => run.stdout.split('\n').find(l => l.startsWith('::error')) ?? ''
+const step = (inputs: Record<string, string> = {}) =>
+  stateStep({
+    'deployments-file': 'deployments.json',
+    'cluster-mode': 'sync',
+    'partial-success': 'true',
+    ...inputs
+  })
 const warningsOf = (run: ActionRun) => run.stdout.split('\n').filter(l => l.startsWith('::warning'))
 const stateOf = async () =>
   JSON.parse(await readFile(join(workspace, STATE), 'utf8')) as {
     deployments: Array<{ deployment_name: string; decommission_rejections?: number }>
   }
-const decommissionsSent = () =>
-  writesOf(emulator.requests).flatMap(w =>
-    (w.body as { deployments: Array<{ deployment_name: string; status?: string }> }).deployments
-      .filter(d => d.status === 'decommissioned')
-      .map(d => d.deployment_name)
-  )
 
 test('a decommission the service rejects on every run is given up after 3 runs, with a warning naming it, the count kept in the state file', async () => {
   expect(MAX_DECOMMISSION_REJECTIONS).toBe(3)
   const [web, api] = [entry('alpha'), entry('gamma', 'api')]
-  await snapshot([web, api])
+  await writeDeployments([web, api])
   expect((await step()).code).toBe(0)
   // acme/api goes away for good: gamma's decommission is rejected (unauthorized) every run.
   emulator.state.repos.splice(emulator.state.repos.indexOf('acme/api'), 1)
-  await snapshot([web])
+  await writeDeployments([web])
   for (let run = 1; run <= 3; run++) {
     emulator.requests.length = 0
     const r = await step()
@@ -98,10 +81,10 @@ test('a decommission the service rejects on every run is given up after 3 runs, 
 
 test('a rejected decommission that the service takes on a later run leaves the state, and its count with it', async () => {
   const [web, api] = [entry('alpha'), entry('gamma', 'api')]
-  await snapshot([web, api])
+  await writeDeployments([web, api])
   expect((await step()).code).toBe(0)
   emulator.state.repos.splice(emulator.state.repos.indexOf('acme/api'), 1)
-  await snapshot([web])
+  await writeDeployments([web])
   expect((await step()).code).toBe(0)
   expect((await stateOf()).deployments).toEqual([web, { ...api, decommission_rejections: 1 }])
   emulator.state.repos.push('acme/api')
@@ -119,7 +102,7 @@ test('a rejected decommission that the service takes on a later run leaves the s
 const linux = existsSync('/proc/self')
 test('a state file in a directory the step cannot write in is refused before any request', async () => {
   if (!linux) return
-  await snapshot([entry('alpha')])
+  await writeDeployments([entry('alpha')])
   const run = await step({ 'state-file': '/proc/record-deployment/state.json' })
   expect(run.code).not.toBe(0)
   expect(errorOf(run)).toMatch(
@@ -130,7 +113,7 @@ test('a state file in a directory the step cannot write in is refused before any
 })
 
 test('a state file under a symbolic link to nothing is refused before any request', async () => {
-  await snapshot([entry('alpha')])
+  await writeDeployments([entry('alpha')])
   await symlink(join(workspace, 'nowhere'), join(workspace, 'state-link'))
   const run = await step({ 'state-file': 'state-link/state.json' })
   expect(run.code).not.toBe(0)

@@ -4,18 +4,22 @@
  * and then completed, and after a set request whose answer was lost, a workload that then vanishes
  * is decommissioned once by the next run. The bundled action against the emulator.
  */
-import { readFile, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
+  decommissionsSent,
   digest,
   emulator,
+  errorOf,
   STATE,
+  stateStep,
   useStateWorkspace,
-  workspace
+  workspace,
+  writeCluster
 } from '../../__fixtures__/cluster-state.js'
-import { TOKEN, writesOf } from '../../__fixtures__/emulator.js'
-import { kubectlList, pod, workload } from '../../scripts/kubectl-list.js'
-import { runAction, type ActionRun } from '../../scripts/run-action.js'
+import { writesOf } from '../../__fixtures__/emulator.js'
+import { pod, workload } from '../../scripts/kubectl-list.js'
+import { type ActionRun } from '../../scripts/run-action.js'
 
 useStateWorkspace('cluster-state-truth')
 
@@ -44,38 +48,14 @@ function running(ns: string, w: string, containers = 1): Json[] {
   ]
 }
 
-async function cluster(objects: Json[]): Promise<void> {
-  await writeFile(join(workspace, 'cluster.json'), JSON.stringify(kubectlList(objects)))
-}
-function step(inputs: Record<string, string> = {}) {
-  return runAction(
-    {
-      token: TOKEN,
-      'api-url': emulator.url,
-      cluster: 'prod-eu-1',
-      environment: 'production',
-      'kubernetes-file': 'cluster.json',
-      'state-file': STATE,
-      ...inputs
-    },
-    {},
-    { context: { repository: 'acme/web', workspace } }
-  )
-}
+const step = (inputs: Record<string, string> = {}) =>
+  stateStep({ 'kubernetes-file': 'cluster.json', ...inputs })
 const stateOf = async () =>
   JSON.parse(await readFile(join(workspace, STATE), 'utf8')) as {
     version: number
     deployments: Listed[]
   }
 const namesInState = async () => (await stateOf()).deployments.map(d => d.deployment_name)
-const errorOf = (run: ActionRun) => run.stdout.split('\n').find(l => l.startsWith('::error')) ?? ''
-/** The deployment names each write of this run sent as decommissioned. */
-const decommissionsSent = () =>
-  writesOf(emulator.requests).flatMap(w =>
-    (w.body as { deployments: Array<{ deployment_name: string; status?: string }> }).deployments
-      .filter(d => d.status === 'decommissioned')
-      .map(d => d.deployment_name)
-  )
 /** The statuses the service holds for one deployment name. */
 const statuses = (name: string) =>
   (emulator.state.deploymentRecords['acme'] ?? [])
@@ -84,7 +64,7 @@ const statuses = (name: string) =>
 
 /** Runs one step on `objects`; it must succeed. Requests of earlier runs are forgotten. */
 async function runOn(objects: Json[], inputs: Record<string, string> = {}): Promise<ActionRun> {
-  await cluster(objects)
+  await writeCluster(objects)
   emulator.requests.length = 0
   const run = await step(inputs)
   expect({ code: run.code, error: errorOf(run) }).toEqual({ code: 0, error: '' })
@@ -168,7 +148,7 @@ test('a job that times out and then completes: the state lists what it sent, so 
     times: 100,
     fault: { kind: 'status', status: 200, body: { job_id: 2, status: 'processing' } }
   })
-  await cluster([...running('apps', 'alpha'), ...running('apps', 'beta')])
+  await writeCluster([...running('apps', 'alpha'), ...running('apps', 'beta')])
   const timedOut = await step({ 'cluster-mode': 'job', 'job-timeout': '1' })
   expect(timedOut.code).not.toBe(0)
   expect(errorOf(timedOut)).toContain('did not finish within job-timeout (1 s)')
@@ -188,7 +168,7 @@ test('a job that times out and then completes: the state lists what it sent, so 
 test('a set request applied but never answered: the state lists what it sent, so a workload it recorded that then vanishes is decommissioned once by the next run', async () => {
   await runOn(running('apps', 'alpha'), { 'cluster-mode': 'sync' })
   emulator.addFault({ method: 'POST', fault: { kind: 'lose-answer' } })
-  await cluster([...running('apps', 'alpha'), ...running('apps', 'beta')])
+  await writeCluster([...running('apps', 'alpha'), ...running('apps', 'beta')])
   emulator.requests.length = 0
   const lost = await step({ 'cluster-mode': 'sync', 'max-retries': '0' })
   expect(lost.code).not.toBe(0)
@@ -208,7 +188,7 @@ test('a set request the service refuses (a 4xx answer) leaves the state file as 
   await runOn(running('apps', 'alpha'), { 'cluster-mode': 'sync' })
   const before = await readFile(join(workspace, STATE), 'utf8')
   emulator.addFault({ method: 'POST', fault: { kind: 'status', status: 422 } })
-  await cluster([...running('apps', 'alpha'), ...running('apps', 'beta')])
+  await writeCluster([...running('apps', 'alpha'), ...running('apps', 'beta')])
   const refused = await step({ 'cluster-mode': 'sync' })
   expect(refused.code).not.toBe(0)
   expect(refused.stdout).toContain('the service refused the request')
@@ -225,7 +205,7 @@ test('a 5xx answer and then a refused retry: the service may have applied the fi
     method: 'POST',
     fault: { kind: 'status', status: 429, headers: { 'retry-after': '86400' } }
   })
-  await cluster([...running('apps', 'alpha'), ...running('apps', 'beta')])
+  await writeCluster([...running('apps', 'alpha'), ...running('apps', 'beta')])
   emulator.requests.length = 0
   const failed = await step({ 'cluster-mode': 'sync', 'max-retries': '1' })
   expect(failed.code).not.toBe(0)

@@ -10,15 +10,21 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
+  decommissionedOutput,
   digest,
   emulator,
+  errorOf,
+  expectedState,
+  sentIn,
   STATE,
+  stateStep,
   useStateWorkspace,
-  workspace
+  workspace,
+  writeCluster,
+  writeDeployments
 } from '../../__fixtures__/cluster-state.js'
-import { TOKEN, writesOf } from '../../__fixtures__/emulator.js'
-import { kubectlList, pod, workload } from '../../scripts/kubectl-list.js'
-import { runAction, type ActionRun } from '../../scripts/run-action.js'
+import { pod, workload } from '../../scripts/kubectl-list.js'
+import { type ActionRun } from '../../scripts/run-action.js'
 
 useStateWorkspace('cluster-state-workloads')
 
@@ -60,40 +66,9 @@ const listed = (w: string, kind: string, name = w) => ({
   workload: { namespace: 'apps', kind, name }
 })
 
-async function cluster(objects: Json[]): Promise<void> {
-  await writeFile(join(workspace, 'cluster.json'), JSON.stringify(kubectlList(objects)))
-}
-function step() {
-  return runAction(
-    {
-      token: TOKEN,
-      'api-url': emulator.url,
-      cluster: 'prod-eu-1',
-      environment: 'production',
-      'kubernetes-file': 'cluster.json',
-      'state-file': STATE
-    },
-    {},
-    { context: { repository: 'acme/web', workspace } }
-  )
-}
+const step = () => stateStep({ 'kubernetes-file': 'cluster.json' })
 const stateOf = async () =>
   JSON.parse(await readFile(join(workspace, STATE), 'utf8')) as { deployments: unknown[] }
-const expectedState = (entries: object[], version = 3) => ({
-  format: 'record-deployment/cluster-state',
-  version,
-  cluster: 'prod-eu-1',
-  logical_environment: 'production',
-  deployments: entries
-})
-const sentIn = () =>
-  [
-    ...(writesOf(emulator.requests)[0]?.body as { deployments: Array<{ deployment_name: string }> })
-      .deployments
-  ].sort((a, b) => a.deployment_name.localeCompare(b.deployment_name))
-const errorOf = (run: ActionRun) => run.stdout.split('\n').find(l => l.startsWith('::error')) ?? ''
-const decommissionedOutput = (run: ActionRun) =>
-  JSON.parse(run.outputs['decommissioned'] ?? 'null') as unknown
 /** The statuses the service has held for one deployment name, in order of the records. */
 const statuses = (name: string) =>
   (emulator.state.deploymentRecords['acme'] ?? [])
@@ -102,7 +77,7 @@ const statuses = (name: string) =>
 
 /** Run one step on `objects`; it must succeed. Requests of earlier runs are forgotten. */
 async function runOn(objects: Json[]): Promise<ActionRun> {
-  await cluster(objects)
+  await writeCluster(objects)
   emulator.requests.length = 0
   const run = await step()
   expect({ code: run.code, error: errorOf(run) }).toEqual({ code: 0, error: '' })
@@ -280,22 +255,10 @@ test('a workload whose pods run gives the names: a renamed container is decommis
 
 /** One of one renamed is more than half: the guard asks for allow-mass-decommission. */
 async function stepAllowingMass(objects: Json[]): Promise<ActionRun> {
-  await cluster(objects)
+  await writeCluster(objects)
   const refused = await step()
   expect(errorOf(refused)).toContain('kubernetes-file: lacks 1 of the 1 deployments')
-  return runAction(
-    {
-      token: TOKEN,
-      'api-url': emulator.url,
-      cluster: 'prod-eu-1',
-      environment: 'production',
-      'kubernetes-file': 'cluster.json',
-      'state-file': STATE,
-      'allow-mass-decommission': 'true'
-    },
-    {},
-    { context: { repository: 'acme/web', workspace } }
-  )
+  return stateStep({ 'kubernetes-file': 'cluster.json', 'allow-mass-decommission': 'true' })
 }
 
 test('deployments-file is the whole truth: an entry a kubernetes-file run wrote, with its workload, is decommissioned when the array lacks it', async () => {
@@ -304,20 +267,9 @@ test('deployments-file is the whole truth: an entry a kubernetes-file run wrote,
     workload('StatefulSet', 'apps', 'beta'),
     podOf('beta', 'beta-0', { kind: 'StatefulSet', name: 'beta' })
   ])
-  await writeFile(join(workspace, 'deployments.json'), JSON.stringify([sent('alpha')]))
+  await writeDeployments([sent('alpha')])
   emulator.requests.length = 0
-  const run = await runAction(
-    {
-      token: TOKEN,
-      'api-url': emulator.url,
-      cluster: 'prod-eu-1',
-      environment: 'production',
-      'deployments-file': 'deployments.json',
-      'state-file': STATE
-    },
-    {},
-    { context: { repository: 'acme/web', workspace } }
-  )
+  const run = await stateStep({ 'deployments-file': 'deployments.json' })
   expect({ code: run.code, error: errorOf(run) }).toEqual({ code: 0, error: '' })
   expect(decommissionedOutput(run)).toEqual([sent('beta')])
   expect(await stateOf()).toEqual(expectedState([{ ...sent('alpha'), github_repository: 'web' }]))

@@ -10,15 +10,22 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import {
+  byName,
+  decommissionedOutput,
   digest,
   emulator,
+  errorOf,
+  sentIn,
   STATE,
+  stateStep,
   useStateWorkspace,
-  workspace
+  workspace,
+  writeCluster,
+  writeDeployments
 } from '../../__fixtures__/cluster-state.js'
 import { TOKEN, writesOf } from '../../__fixtures__/emulator.js'
-import { kubectlList, pod, workload } from '../../scripts/kubectl-list.js'
-import { runAction, type ActionRun } from '../../scripts/run-action.js'
+import { pod, workload } from '../../scripts/kubectl-list.js'
+import { runAction } from '../../scripts/run-action.js'
 
 type Source = 'deployments-file' | 'kubernetes-file'
 type Mode = 'sync' | 'job'
@@ -46,7 +53,7 @@ async function snapshot(source: Source, workloads: string[]): Promise<void> {
       const { github_repository: _, ...item } = entry(source, w)
       return item
     })
-    await writeFile(join(workspace, 'deployments.json'), JSON.stringify(items))
+    await writeDeployments(items)
     return
   }
   const objects = workloads.flatMap(w => [
@@ -62,29 +69,19 @@ async function snapshot(source: Source, workloads: string[]): Promise<void> {
       ]
     })
   ])
-  await writeFile(join(workspace, 'cluster.json'), JSON.stringify(kubectlList(objects)))
+  await writeCluster(objects)
 }
 
-function step(source: Source, mode: Mode, inputs: Record<string, string> = {}) {
-  return runAction(
-    {
-      token: TOKEN,
-      'api-url': emulator.url,
-      cluster: 'prod-eu-1',
-      environment: 'production',
-      'physical-environment': 'eu-west-1',
-      [source]: source === 'kubernetes-file' ? 'cluster.json' : 'deployments.json',
-      // kubectl items carry no github_repository unless asked (kubernetes-tracker.test.ts); asked
-      // here so that both sources record the same entries.
-      ...(source === 'kubernetes-file' ? { 'kubernetes-repository': 'web' } : {}),
-      'cluster-mode': mode,
-      'state-file': STATE,
-      ...inputs
-    },
-    {},
-    { context: { repository: 'acme/web', workspace } }
-  )
-}
+const step = (source: Source, mode: Mode, inputs: Record<string, string> = {}) =>
+  stateStep({
+    'physical-environment': 'eu-west-1',
+    [source]: source === 'kubernetes-file' ? 'cluster.json' : 'deployments.json',
+    // kubectl items carry no github_repository unless asked (kubernetes-tracker.test.ts); asked
+    // here so that both sources record the same entries.
+    ...(source === 'kubernetes-file' ? { 'kubernetes-repository': 'web' } : {}),
+    'cluster-mode': mode,
+    ...inputs
+  })
 
 const stateText = () => readFile(join(workspace, STATE), 'utf8')
 const stateOf = async () => JSON.parse(await stateText()) as { deployments: unknown[] }
@@ -102,17 +99,6 @@ const expectedState = (
     return w ? { ...e, workload: { namespace: 'apps', kind: 'StatefulSet', name: w } } : e
   })
 })
-/** The deployments of the one write request each run makes, by name. */
-const sentIn = (index = 0) =>
-  byName(
-    (
-      writesOf(emulator.requests)[index]?.body as {
-        deployments: Array<{ deployment_name: string }>
-      }
-    ).deployments
-  )
-const byName = <T extends { deployment_name: string }>(list: T[]) =>
-  [...list].sort((a, b) => a.deployment_name.localeCompare(b.deployment_name))
 /** What the service holds for the cluster: deployment name -> status and digest. */
 const held = () =>
   Object.fromEntries(
@@ -120,9 +106,6 @@ const held = () =>
       .filter(r => r.cluster === 'prod-eu-1')
       .map(r => [r.deployment_name, `${r.status} ${r.digest.slice(7, 15)}`])
   )
-const errorOf = (run: ActionRun) => run.stdout.split('\n').find(l => l.startsWith('::error')) ?? ''
-const decommissionedOutput = (run: ActionRun) =>
-  JSON.parse(run.outputs['decommissioned'] ?? 'null') as unknown
 
 describe.each<[Source, Mode]>([
   ['deployments-file', 'sync'],

@@ -7,14 +7,8 @@
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { TOKEN } from '../../__fixtures__/emulator.js'
-import {
-  dir,
-  emulator,
-  labeled,
-  useDiscoveryWorld,
-  warnings
-} from '../../__fixtures__/discovery-run.js'
+import { dir, emulator, useDiscoveryWorld } from '../../__fixtures__/discovery-run.js'
+import { labeled, runLabels, warnings } from '../../__fixtures__/discovery-run.js'
 import { seedCommits, writeRepository, type HistoryCommit } from '../../__fixtures__/history.js'
 import { startEmulator, type SeedCommit } from '../../emulator/index.js'
 import { projectRoot, runAction } from '../../scripts/run-action.js'
@@ -69,21 +63,13 @@ test('a git-flow release labels the same pull requests with the history (git) an
       commits: { [REPO]: seedCommits(GIT_FLOW, shas) },
       refs: { [REPO]: { 'v1.0.0': shas['start'] as string } }
     })
-    const run = await runAction(
-      { labels: 'deployed:production', ...inputs },
-      {},
-      {
-        context: {
-          token: TOKEN,
-          apiUrl: emulator.url,
-          eventName: 'release',
-          event: { action: 'published', release: { tag_name: 'v1.1.0' } },
-          sha: shas['release'],
-          ref: 'refs/tags/v1.1.0',
-          ...(workspace ? { workspace } : {})
-        }
-      }
-    )
+    const run = await runLabels(inputs, {
+      eventName: 'release',
+      event: { action: 'published', release: { tag_name: 'v1.1.0' } },
+      sha: shas['release'],
+      ref: 'refs/tags/v1.1.0',
+      ...(workspace ? { workspace } : {})
+    })
     return {
       run,
       labeled: labeled(),
@@ -140,13 +126,7 @@ test('compare path: lookups go to main-line commits that name no pull request, n
     refs: { [REPO]: { 'v1.0.0': hex(1) } }
   })
 
-  const run = await runAction(
-    { labels: 'deployed:production', since: 'v1.0.0' },
-    {},
-    {
-      context: { token: TOKEN, apiUrl: emulator.url, eventName: 'workflow_dispatch', sha: main }
-    }
-  )
+  const run = await runLabels({ since: 'v1.0.0' }, { eventName: 'workflow_dispatch', sha: main })
 
   expect(run.code).toBe(0)
   expect(warnings(run)).toEqual([])
@@ -172,13 +152,7 @@ test('a comparison the service lists in part (total_commits above the commits re
     compareLimit: 3
   })
 
-  const run = await runAction(
-    { labels: 'deployed:production', since: 'v1.0.0' },
-    {},
-    {
-      context: { token: TOKEN, apiUrl: emulator.url, eventName: 'workflow_dispatch', sha: hex(6) }
-    }
-  )
+  const run = await runLabels({ since: 'v1.0.0' }, { eventName: 'workflow_dispatch', sha: hex(6) })
 
   expect(run.code).toBe(0)
   expect(labeled()).toEqual([14])
@@ -214,13 +188,7 @@ test('a 404 on a pull request or on the commit lookup names `pull-requests: read
     fault: notFound
   })
 
-  const run = await runAction(
-    { labels: 'deployed:production', since: 'v1.0.0' },
-    {},
-    {
-      context: { token: TOKEN, apiUrl: emulator.url, eventName: 'workflow_dispatch', sha: hex(5) }
-    }
-  )
+  const run = await runLabels({ since: 'v1.0.0' }, { eventName: 'workflow_dispatch', sha: hex(5) })
 
   expect(run.code).toBe(0)
   // #12 is a merged pull request by the issues API; #7 is an issue and stays out.

@@ -110,6 +110,20 @@ test('a labeled range costs its compare page and one read per pull request or is
   expect(reads).toContain(`${R}/issues/30`)
 })
 
+/** `pulls` and `commits` on the emulator after v1.0.0 (hex(1)), then a dry run from it to `head`. */
+async function dryRunOver(pulls: SeedPull[], commits: SeedCommit[], head: string) {
+  emulator.seed({
+    pulls: { [REPO]: pulls },
+    commits: { [REPO]: commits },
+    refs: { [REPO]: { 'v1.0.0': hex(1) } }
+  })
+  return runAction(
+    { labels: LABEL, since: 'v1.0.0', 'dry-run': 'true' },
+    {},
+    { context: { token: TOKEN, apiUrl: emulator.url, eventName: 'workflow_dispatch', sha: head } }
+  )
+}
+
 /**
  * A merge-commit project's release: v1.0.0..head, 400 pull requests from branches of the
  * repository, each merged with a merge commit over two branch commits (every tenth branch has
@@ -141,17 +155,8 @@ test('a merge-commit range of 400 pull requests costs its pages, one read per pu
     if (k % 40 === 0) main = add(`Bump the build number ${k}`, [main])
     pulls.push({ number: k, head_ref: `feature-${k}` })
   }
-  emulator.seed({
-    pulls: { [REPO]: pulls },
-    commits: { [REPO]: commits },
-    refs: { [REPO]: { 'v1.0.0': hex(1) } }
-  })
 
-  const run = await runAction(
-    { labels: LABEL, since: 'v1.0.0', 'dry-run': 'true' },
-    {},
-    { context: { token: TOKEN, apiUrl: emulator.url, eventName: 'workflow_dispatch', sha: main } }
-  )
+  const run = await dryRunOver(pulls, commits, main)
 
   expect(run.code).toBe(0)
   expect(warnings(run)).toEqual([])
@@ -201,16 +206,7 @@ test('merge-commit pull requests from dependabot and renovate branches cost no g
     main = merge
     pulls.push({ number: k, head_ref: head })
   }
-  emulator.seed({
-    pulls: { [REPO]: pulls },
-    commits: { [REPO]: commits },
-    refs: { [REPO]: { 'v1.0.0': hex(1) } }
-  })
-  const run = await runAction(
-    { labels: LABEL, since: 'v1.0.0', 'dry-run': 'true' },
-    {},
-    { context: { token: TOKEN, apiUrl: emulator.url, eventName: 'workflow_dispatch', sha: main } }
-  )
+  const run = await dryRunOver(pulls, commits, main)
   expect(run.code).toBe(0)
   expect(warnings(run)).toEqual([])
   expect(run.stdout.match(/Dry run: would POST \S+\/issues\/\d+\/labels/g)).toHaveLength(20)

@@ -8,14 +8,8 @@
  */
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
-import { TOKEN } from '../../__fixtures__/emulator.js'
-import {
-  dir,
-  emulator,
-  labeled,
-  useDiscoveryWorld,
-  warnings
-} from '../../__fixtures__/discovery-run.js'
+import { dir, emulator, useDiscoveryWorld } from '../../__fixtures__/discovery-run.js'
+import { labeled, runLabels, tagPush, warnings } from '../../__fixtures__/discovery-run.js'
 import {
   git,
   seedCommits,
@@ -23,7 +17,7 @@ import {
   type HistoryCommit
 } from '../../__fixtures__/history.js'
 import type { SeedPull } from '../../emulator/index.js'
-import { runAction, type ActionRun } from '../../scripts/run-action.js'
+import type { ActionRun } from '../../scripts/run-action.js'
 
 const REPO = 'acme/web'
 
@@ -59,20 +53,9 @@ async function pushTag(
       )
     }
   })
-  return runAction(
-    { labels: 'deployed:production', ...inputs },
-    {},
-    {
-      context: {
-        token: TOKEN,
-        apiUrl: emulator.url,
-        eventName: 'push',
-        event: { ref: `refs/tags/${tag}` },
-        sha: shas[project.tags[tag] as string],
-        ref: `refs/tags/${tag}`,
-        ...(withHistory ? { workspace: repoDir } : {})
-      }
-    }
+  return runLabels(
+    inputs,
+    tagPush(tag, shas[project.tags[tag] as string], withHistory ? repoDir : undefined)
   )
 }
 

@@ -7,16 +7,10 @@
  * request (the documented rule).
  */
 import { join } from 'node:path'
-import { TOKEN } from '../../__fixtures__/emulator.js'
-import {
-  dir,
-  emulator,
-  labeled,
-  useDiscoveryWorld,
-  warnings
-} from '../../__fixtures__/discovery-run.js'
+import { dir, emulator, useDiscoveryWorld } from '../../__fixtures__/discovery-run.js'
+import { labeled, runLabels, tagPush, warnings } from '../../__fixtures__/discovery-run.js'
 import { seedCommits, writeRepository, type HistoryCommit } from '../../__fixtures__/history.js'
-import { runAction, type ActionRun } from '../../scripts/run-action.js'
+import type { ActionRun } from '../../scripts/run-action.js'
 
 const REPO = 'acme/web'
 const R = '/repos/acme/web'
@@ -58,19 +52,14 @@ async function pushTag(name: string, message: string, withHistory: boolean): Pro
     commits: { [REPO]: seedCommits(commits, shas) },
     tags: { [REPO]: { 'v1.0.0': shas['start'] as string, 'v1.1.0': shas['release'] as string } }
   })
-  return runAction(
-    { labels: 'deployed:production' },
+  return runLabels(
     {},
     {
-      context: {
-        token: TOKEN,
-        apiUrl: emulator.url,
-        eventName: 'release',
-        event: { action: 'published', release: { tag_name: 'v1.1.0' } },
-        sha: shas['release'],
-        ref: 'refs/tags/v1.1.0',
-        ...(withHistory ? { workspace: repoDir } : {})
-      }
+      eventName: 'release',
+      event: { action: 'published', release: { tag_name: 'v1.1.0' } },
+      sha: shas['release'],
+      ref: 'refs/tags/v1.1.0',
+      ...(withHistory ? { workspace: repoDir } : {})
     }
   )
 }
@@ -151,21 +140,7 @@ describe('a squash of a squash, and a release squash commit that is also cherry-
       commits: { [REPO]: seedCommits(commits, shas) },
       tags: { [REPO]: { 'v1.0.0': sha('start'), 'v1.1.0': sha('final') } }
     })
-    const run = await runAction(
-      { labels: 'deployed:production' },
-      {},
-      {
-        context: {
-          token: TOKEN,
-          apiUrl: emulator.url,
-          eventName: 'push',
-          event: { ref: 'refs/tags/v1.1.0' },
-          sha: sha('final'),
-          ref: 'refs/tags/v1.1.0',
-          ...(git ? { workspace: repoDir } : {})
-        }
-      }
-    )
+    const run = await runLabels({}, tagPush('v1.1.0', sha('final'), git ? repoDir : undefined))
     expect(run.code).toBe(0)
     expect(warnings(run)).toEqual([])
     expect(labeled()).toEqual([11, 12, 20, 30])
@@ -212,21 +187,7 @@ describe('a squash of a squash, and a release squash commit that is also cherry-
       commits: { [REPO]: seedCommits(commits, shas) },
       tags: { [REPO]: { 'v1.0.0': sha('start'), 'v1.1.0': sha('back') } }
     })
-    const run = await runAction(
-      { labels: 'deployed:production' },
-      {},
-      {
-        context: {
-          token: TOKEN,
-          apiUrl: emulator.url,
-          eventName: 'push',
-          event: { ref: 'refs/tags/v1.1.0' },
-          sha: sha('back'),
-          ref: 'refs/tags/v1.1.0',
-          workspace: repoDir
-        }
-      }
-    )
+    const run = await runLabels({}, tagPush('v1.1.0', sha('back'), repoDir))
     expect(run.code).toBe(0)
     expect(labeled()).toEqual([11, 12, 20, 25])
     const reads = emulator.requests.filter(r => r.method === 'GET').map(r => r.path)
@@ -280,20 +241,7 @@ test('a release of 300 commits: the 250 the service lists count, the warning nam
     commits: { [REPO]: seedCommits(commits, shas) },
     tags: { [REPO]: { 'v1.0.0': sha('start'), 'v2.0.0': sha('release') } }
   })
-  const run = await runAction(
-    { labels: 'deployed:production', 'dry-run': 'true' },
-    {},
-    {
-      context: {
-        token: TOKEN,
-        apiUrl: emulator.url,
-        eventName: 'push',
-        event: { ref: 'refs/tags/v2.0.0' },
-        sha: sha('release'),
-        ref: 'refs/tags/v2.0.0'
-      }
-    }
-  )
+  const run = await runLabels({ 'dry-run': 'true' }, tagPush('v2.0.0', sha('release')))
   expect(run.code).toBe(0)
   const would = (run.stdout.match(/would POST \S+\/issues\/(\d+)\/labels/g) ?? []).map(line =>
     Number(/issues\/(\d+)/.exec(line)?.[1])

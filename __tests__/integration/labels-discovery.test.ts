@@ -3,10 +3,10 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { TOKEN, withEmulator, writesOf } from '../../__fixtures__/emulator.js'
+import { emulatorClient, withEmulator, writesOf } from '../../__fixtures__/emulator.js'
 import { MemoryLog } from '../../__fixtures__/memory-log.js'
 import type { Emulator, SeedCommit } from '../../emulator/index.js'
-import { ServiceClient } from '../../src/client/client.js'
+import type { ServiceClient } from '../../src/client/client.js'
 import { applyLabels } from '../../src/labels/apply.js'
 import { discoverPullRequests, type DiscoveryContext } from '../../src/labels/discover.js'
 
@@ -24,15 +24,7 @@ afterAll(async () => emulator.close())
 beforeEach(() => {
   emulator.reset()
   log = new MemoryLog()
-  client = new ServiceClient({
-    baseUrl: emulator.url,
-    token: TOKEN,
-    apiVersion: '2026-03-10',
-    maxRetries: 0,
-    userAgent: 'record-deployment-test',
-    random: () => 0,
-    log
-  })
+  client = emulatorClient(emulator, log)
 })
 afterEach(async () => client.close())
 

@@ -1,8 +1,8 @@
 // Over 300 lines: the label job's writes, reads and failures against one seeded emulator.
-import { TOKEN, withEmulator, writesOf } from '../../__fixtures__/emulator.js'
+import { emulatorClient, withEmulator, writesOf } from '../../__fixtures__/emulator.js'
 import { MemoryLog } from '../../__fixtures__/memory-log.js'
 import type { Emulator, SeedData } from '../../emulator/index.js'
-import { ServiceClient } from '../../src/client/client.js'
+import type { ServiceClient } from '../../src/client/client.js'
 import { applyLabels, type LabelRunResult } from '../../src/labels/apply.js'
 import type { DiscoveryContext } from '../../src/labels/discover.js'
 import type { LabelInputs } from '../../src/labels/inputs.js'
@@ -21,15 +21,7 @@ afterAll(async () => emulator.close())
 beforeEach(() => {
   emulator.reset()
   log = new MemoryLog()
-  client = new ServiceClient({
-    baseUrl: emulator.url,
-    token: TOKEN,
-    apiVersion: '2026-03-10',
-    maxRetries: 0,
-    userAgent: 'record-deployment-test',
-    random: () => 0,
-    log
-  })
+  client = emulatorClient(emulator, log)
 })
 afterEach(async () => client.close())
 

@@ -9,11 +9,11 @@ import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { parse } from 'yaml'
 import { TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
-import type { Emulator, SeedCommit } from '../../emulator/index.js'
+import { DAY, HOUR, hex, pinnedClock, squashMerged } from '../../__fixtures__/lead-time.js'
+import type { Emulator } from '../../emulator/index.js'
 import { evaluate, projectRoot, runAction, type ActionRun } from '../../scripts/run-action.js'
 
 /** Where the section is; the first YAML block after its heading is the workflow. */
@@ -21,18 +21,6 @@ const DOCS = 'docs/labels.md'
 const HEADING = '## Lead time for changes'
 
 const exec = promisify(execFile)
-const REPO = 'acme/web'
-const LABEL = 'deployed:production'
-const DEPLOYED = Date.UTC(2026, 10, 22, 12, 0, 0)
-const HOUR = 3_600
-const DAY = 86_400
-const mergedBefore = (seconds: number) =>
-  new Date(DEPLOYED - seconds * 1000).toISOString().replace('.000Z', 'Z')
-const pinnedClock = {
-  NODE_OPTIONS: `--import ${pathToFileURL(join(projectRoot(), '__fixtures__', 'pinned-clock.mjs')).href}`,
-  PINNED_CLOCK_MS: String(DEPLOYED)
-}
-const hex = (n: number) => n.toString(16).padStart(4, '0').repeat(10)
 
 interface Step {
   id?: string
@@ -83,17 +71,8 @@ beforeEach(() => {
 
 /** A push to main of `pulls` (number, merged how long before), one squash commit each. */
 async function push(pulls: Array<[number, number]>): Promise<ActionRun> {
-  const commits: SeedCommit[] = [{ sha: hex(1), message: 'Start' }]
-  pulls.forEach(([number], i) =>
-    commits.push({ sha: hex(i + 2), message: `Change (#${number})`, pulls: [number] })
-  )
-  commits.push({ sha: hex(pulls.length + 2), message: 'Docs' })
-  emulator.seed({
-    labels: { [REPO]: [{ name: LABEL, color: '0e8a16' }] },
-    pulls: { [REPO]: pulls.map(([number, ago]) => ({ number, merged_at: mergedBefore(ago) })) },
-    commits: { [REPO]: commits }
-  })
   const head = hex(pulls.length + 2)
+  emulator.seed(squashMerged(pulls, [{ sha: head, message: 'Docs' }]))
   const { ours } = documentedSteps()
   return runAction({ ...ours.with }, pinnedClock, {
     context: {

@@ -7,27 +7,15 @@
  */
 import { execFile } from 'node:child_process'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { TOKEN, withEmulator, writesOf } from '../../__fixtures__/emulator.js'
-import type { Emulator, SeedCommit } from '../../emulator/index.js'
+import { DAY, HOUR, LABEL, REPO, hex, mergedBefore } from '../../__fixtures__/lead-time.js'
+import { pinnedClock, squashMerged } from '../../__fixtures__/lead-time.js'
+import type { Emulator } from '../../emulator/index.js'
 import { projectRoot, runAction } from '../../scripts/run-action.js'
 
 const exec = promisify(execFile)
-const REPO = 'acme/web'
 const R = '/repos/acme/web'
-const LABEL = 'deployed:production'
-const DEPLOYED = Date.UTC(2026, 10, 22, 12, 0, 0)
-const HOUR = 3_600
-const DAY = 86_400
-/** GitHub's spelling of a time: whole seconds, `Z`. */
-const mergedBefore = (seconds: number) =>
-  new Date(DEPLOYED - seconds * 1000).toISOString().replace('.000Z', 'Z')
-const pinnedClock = {
-  NODE_OPTIONS: `--import ${pathToFileURL(join(projectRoot(), '__fixtures__', 'pinned-clock.mjs')).href}`,
-  PINNED_CLOCK_MS: String(DEPLOYED)
-}
-const hex = (n: number) => n.toString(16).padStart(4, '0').repeat(10)
 
 let emulator: Emulator
 beforeAll(async () => {
@@ -43,18 +31,7 @@ function seedRange(): string {
     [14, HOUR],
     [15, 3 * DAY]
   ]
-  const commits: SeedCommit[] = [{ sha: hex(1), message: 'Start' }]
-  merged.forEach(([number], i) =>
-    commits.push({ sha: hex(i + 2), message: `Change (#${number})`, pulls: [number] })
-  )
-  emulator.seed({
-    labels: { [REPO]: [{ name: LABEL, color: '0e8a16' }] },
-    pulls: {
-      [REPO]: merged.map(([number, ago]) => ({ number, merged_at: mergedBefore(ago) }))
-    },
-    commits: { [REPO]: commits },
-    refs: { [REPO]: { 'v1.0.0': hex(1) } }
-  })
+  emulator.seed({ ...squashMerged(merged), refs: { [REPO]: { 'v1.0.0': hex(1) } } })
   return hex(merged.length + 1)
 }
 
@@ -81,6 +58,12 @@ async function deployRange(dryRun: boolean) {
 }
 
 const requestsOf = (emulator: Emulator) => emulator.requests.map(r => `${r.method} ${r.path}`)
+
+/** The step on a push, for the pull requests given as numbers. */
+const labelNumbers = (numbers: string) =>
+  runAction({ labels: LABEL, 'pull-requests': numbers }, pinnedClock, {
+    context: { token: TOKEN, apiUrl: emulator.url, eventName: 'push' }
+  })
 
 test('three merged pull requests labeled, merged 1 h, 1 d and 3 d before: lead-time and the summary line say so, no extra request', async () => {
   const run = await deployRange(false)
@@ -129,26 +112,26 @@ function seedNumbers() {
   })
 }
 
+/** seedNumbers' lead time: #12 and #14 (#12 already carried the label: it shipped all the same). */
+const TWO = {
+  count: 2,
+  median_seconds: 4 * HOUR,
+  p90_seconds: 2 * DAY,
+  max_seconds: 2 * DAY,
+  pull_requests: [
+    { number: 12, merged_at: mergedBefore(2 * DAY), seconds: 2 * DAY },
+    { number: 14, merged_at: mergedBefore(4 * HOUR), seconds: 4 * HOUR }
+  ]
+}
+
 test('pull requests given as numbers count when merged; an issue and unmerged pull requests do not; one read each, as before', async () => {
   seedNumbers()
 
-  const run = await runAction({ labels: LABEL, 'pull-requests': '12,14,20,21,22' }, pinnedClock, {
-    context: { token: TOKEN, apiUrl: emulator.url, eventName: 'push' }
-  })
+  const run = await labelNumbers('12,14,20,21,22')
 
   expect(run.code).toBe(0)
   expect(run.outputs['pull-requests']).toBe('12,14,20,21,22')
-  expect(JSON.parse(run.outputs['lead-time'] ?? '')).toEqual({
-    count: 2,
-    median_seconds: 4 * HOUR,
-    p90_seconds: 2 * DAY,
-    max_seconds: 2 * DAY,
-    pull_requests: [
-      // #12 already carried the label: it shipped all the same
-      { number: 12, merged_at: mergedBefore(2 * DAY), seconds: 2 * DAY },
-      { number: 14, merged_at: mergedBefore(4 * HOUR), seconds: 4 * HOUR }
-    ]
-  })
+  expect(JSON.parse(run.outputs['lead-time'] ?? '')).toEqual(TWO)
   expect(run.summary).toContain(
     'Shipped 2 pull requests: lead time median 4 h, 90th percentile 2 d (longest #12, 2 d)'
   )
@@ -169,9 +152,7 @@ test('pull requests given as numbers count when merged; an issue and unmerged pu
 test('no merged pull request: lead-time is the count 0, and the summary has no line for it', async () => {
   emulator.seed({ issues: { [REPO]: [{ number: 20 }] } })
 
-  const run = await runAction({ labels: LABEL, 'pull-requests': '20' }, pinnedClock, {
-    context: { token: TOKEN, apiUrl: emulator.url, eventName: 'push' }
-  })
+  const run = await labelNumbers('20')
 
   expect(run.code).toBe(0)
   expect(JSON.parse(run.outputs['lead-time'] ?? '')).toEqual({
@@ -210,16 +191,7 @@ test("the command line's JSON carries lead-time", async () => {
   )
 
   const outputs = JSON.parse(stdout) as Record<string, unknown>
-  expect(outputs['lead-time']).toEqual({
-    count: 2,
-    median_seconds: 4 * HOUR,
-    p90_seconds: 2 * DAY,
-    max_seconds: 2 * DAY,
-    pull_requests: [
-      { number: 12, merged_at: mergedBefore(2 * DAY), seconds: 2 * DAY },
-      { number: 14, merged_at: mergedBefore(4 * HOUR), seconds: 4 * HOUR }
-    ]
-  })
+  expect(outputs['lead-time']).toEqual(TWO)
 }, 30_000)
 
 test('a pull request whose labeling failed does not count', async () => {
@@ -233,9 +205,7 @@ test('a pull request whose labeling failed does not count', async () => {
     }
   })
 
-  const run = await runAction({ labels: LABEL, 'pull-requests': '12,13' }, pinnedClock, {
-    context: { token: TOKEN, apiUrl: emulator.url, eventName: 'push' }
-  })
+  const run = await labelNumbers('12,13')
 
   expect(run.code).toBe(1)
   expect(run.outputs['pull-requests']).toBe('12')

@@ -9,14 +9,8 @@
  * checkout) with and without `since`.
  */
 import { join } from 'node:path'
-import { TOKEN } from '../../__fixtures__/emulator.js'
-import {
-  dir,
-  emulator,
-  labeled,
-  useDiscoveryWorld,
-  warnings
-} from '../../__fixtures__/discovery-run.js'
+import { dir, emulator, useDiscoveryWorld } from '../../__fixtures__/discovery-run.js'
+import { labeled, runLabels, warnings } from '../../__fixtures__/discovery-run.js'
 import {
   git,
   seedCommits,
@@ -24,7 +18,7 @@ import {
   type HistoryCommit
 } from '../../__fixtures__/history.js'
 import type { SeedPull } from '../../emulator/index.js'
-import { runAction, type ActionRun } from '../../scripts/run-action.js'
+import type { ActionRun } from '../../scripts/run-action.js'
 
 const REPO = 'acme/web'
 
@@ -110,21 +104,13 @@ function release(
       }
     }
   })
-  return runAction(
-    { labels: 'deployed:production', ...inputs },
-    {},
-    {
-      context: {
-        token: TOKEN,
-        apiUrl: emulator.url,
-        eventName: 'release',
-        event: { action: 'published', release: { tag_name: tag } },
-        sha: shas['bump'],
-        ref: `refs/tags/${tag}`,
-        ...(workspace ? { workspace } : {})
-      }
-    }
-  )
+  return runLabels(inputs, {
+    eventName: 'release',
+    event: { action: 'published', release: { tag_name: tag } },
+    sha: shas['bump'],
+    ref: `refs/tags/${tag}`,
+    ...(workspace ? { workspace } : {})
+  })
 }
 
 describe('odd subjects and shapes: the pull requests a reviewer lists, on both paths', () => {
@@ -217,19 +203,11 @@ test('a branch merged by hand (`git flow release finish`) holding rebase-merged 
       commits: { [REPO]: seedCommits(history, shas) },
       refs: { [REPO]: { 'v1.0.0': shas['start'] as string } }
     })
-    const run = await runAction(
-      { labels: 'deployed:production', ...inputs },
-      {},
-      {
-        context: {
-          token: TOKEN,
-          apiUrl: emulator.url,
-          eventName: 'workflow_dispatch',
-          sha: shas['finish'],
-          ...(workspace ? { workspace } : {})
-        }
-      }
-    )
+    const run = await runLabels(inputs, {
+      eventName: 'workflow_dispatch',
+      sha: shas['finish'],
+      ...(workspace ? { workspace } : {})
+    })
     expect(run.code).toBe(0)
     expect(warnings(run)).toEqual([])
     expect(labeled()).toEqual([31, 32, 33])
@@ -275,19 +253,11 @@ describe("a pull request from a fork: the fork's own pull request numbers on its
         commits: { [REPO]: seedCommits(history, shas) },
         refs: { [REPO]: { 'v1.0.0': shas['start'] as string } }
       })
-      const run = await runAction(
-        { labels: 'deployed:production', ...inputs },
-        {},
-        {
-          context: {
-            token: TOKEN,
-            apiUrl: emulator.url,
-            eventName: 'workflow_dispatch',
-            sha: shas['merge23'],
-            ...(workspace ? { workspace } : {})
-          }
-        }
-      )
+      const run = await runLabels(inputs, {
+        eventName: 'workflow_dispatch',
+        sha: shas['merge23'],
+        ...(workspace ? { workspace } : {})
+      })
       expect(run.code).toBe(0)
       expect(warnings(run)).toEqual([])
       expect(labeled()).toEqual([23])
@@ -323,17 +293,12 @@ describe('`api-url` names the web host (every answer an HTML "Page not found"): 
           body: '<!DOCTYPE html>\n<html><head><title>Page not found · GitHub</title></head></html>\n'
         }
       })
-      const run = await runAction(
-        { labels: 'deployed:production', since: 'v1.0.0' },
-        {},
+      const run = await runLabels(
+        { since: 'v1.0.0' },
         {
-          context: {
-            token: TOKEN,
-            apiUrl: emulator.url,
-            eventName: 'workflow_dispatch',
-            sha: shas['retries'],
-            ...(git ? { workspace: repoDir } : {})
-          }
+          eventName: 'workflow_dispatch',
+          sha: shas['retries'],
+          ...(git ? { workspace: repoDir } : {})
         }
       )
       expect(run.code).toBe(1)

@@ -10,14 +10,11 @@
  * holds and the previous release does not (the range from their merge base).
  */
 import fc from 'fast-check'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
 import { seedCommits, writeRepository, type HistoryCommit } from '../../__fixtures__/history.js'
-import { MemoryLog } from '../../__fixtures__/memory-log.js'
-import type { Emulator, SeedPull } from '../../emulator/index.js'
-import { ServiceClient } from '../../src/client/client.js'
+import { client, dir, emulator, useHistoryWorld } from '../../__fixtures__/history.js'
+import type { SeedPull } from '../../emulator/index.js'
 import { discoverPullRequests } from '../../src/labels/discover.js'
 
 const SEED = Number(process.env['FC_SEED'] ?? 20261124)
@@ -223,31 +220,13 @@ function releaseOf(ops: Op[], pushOn: number, mergeIn: boolean): Release {
   }
 }
 
-let emulator: Emulator
-let client: ServiceClient
-let dir: string
+useHistoryWorld('release-properties')
 let runs = 0
 let commitsSeen = 0
 const shapes = new Map<string, number>()
-beforeAll(async () => {
-  emulator = await withEmulator()
-  dir = mkdtempSync(join(tmpdir(), 'release-properties-'))
-  client = new ServiceClient({
-    baseUrl: emulator.url,
-    token: TOKEN,
-    apiVersion: '2026-03-10',
-    maxRetries: 0,
-    userAgent: 'record-deployment-test',
-    random: () => 0,
-    log: new MemoryLog()
-  })
-})
-afterAll(async () => {
+afterAll(() => {
   const seen = [...shapes].map(([shape, n]) => `${n} ${shape}`).join(', ')
   console.log(`release properties: ${runs} generated histories, ${commitsSeen} commits (${seen})`)
-  await client.close()
-  await emulator.close()
-  rmSync(dir, { recursive: true, force: true })
 })
 
 test(

@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { DIGEST, TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
+import { labelInputs, recordInputs, TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
 import { foreignCommands } from '../../__fixtures__/runner-commands.js'
 import { projectRoot, runAction } from '../../scripts/run-action.js'
 import type { Emulator, Fault } from '../../emulator/index.js'
@@ -31,19 +31,10 @@ const REPORTER = pathToFileURL(join(projectRoot(), '__fixtures__/report-max-rss.
 async function recordWith(fault: Fault, over: Record<string, string> = {}) {
   emulator.addFault({ method: 'POST', path: RECORD, fault })
   const rssFile = join(dir, `rss-${Math.random().toString(36).slice(2)}`)
-  const run = await runAction(
-    {
-      token: TOKEN,
-      'api-url': emulator.url,
-      repository: 'acme/web',
-      digest: DIGEST,
-      name: 'ghcr.io/acme/web',
-      environment: 'production',
-      'max-retries': '3',
-      ...over
-    },
-    { NODE_OPTIONS: `--import=${REPORTER}`, MAX_RSS_FILE: rssFile }
-  )
+  const run = await runAction(recordInputs(emulator, { 'max-retries': '3', ...over }), {
+    NODE_OPTIONS: `--import=${REPORTER}`,
+    MAX_RSS_FILE: rssFile
+  })
   const maxRssMb = Number(await readFile(rssFile, 'utf8')) / 1024
   const posts = emulator.requests.filter(r => r.method === 'POST' && r.path === RECORD)
   return { run, maxRssMb, posts }
@@ -76,14 +67,7 @@ describe('an answer too large to read', () => {
     emulator.seed({ issues: { 'acme/web': [{ number: 7 }] } })
     const labels = /\/issues\/7$/ // the read of a target (it carries merged_at)
     emulator.addFault({ method: 'GET', path: labels, times: 5, fault: { kind: 'huge' } })
-    const run = await runAction({
-      token: TOKEN,
-      'api-url': emulator.url,
-      repository: 'acme/web',
-      labels: 'deployed:production',
-      'pull-requests': '7',
-      'max-retries': '3'
-    })
+    const run = await runAction(labelInputs(emulator, { 'pull-requests': '7', 'max-retries': '3' }))
     expect(run.code).toBe(1)
     expect(run.stdout).toMatch(/more than 16 MiB/)
     expect(emulator.requests.filter(r => r.method === 'GET' && labels.test(r.path))).toHaveLength(1)

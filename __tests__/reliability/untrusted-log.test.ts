@@ -167,8 +167,8 @@ describe('the service answers text that would be a workflow command', () => {
 })
 
 describe('the summary shows what the step does not own as text', () => {
-  test("a rejected deployment's cause: no row ended, no comment, no image, no link", async () => {
-    const cause = 'bad\r| x |<!-- <img src=https://evil.example/p.png> [here](https://evil.example)'
+  /** The cluster's set request answered 207: deployment `web` (artifact `name`) rejected for `cause`. */
+  const rejectWeb = (name: string, cause: string) =>
     emulator.addFault({
       method: 'POST',
       path: '/orgs/acme/artifacts/metadata/deployment-record/cluster/prod-eu-2',
@@ -177,10 +177,14 @@ describe('the summary shows what the step does not own as text', () => {
         status: 207,
         body: {
           deployment_records: [],
-          errors: [{ name: 'ghcr.io/acme/web', deployment: { deployment_name: 'web' }, cause }]
+          errors: [{ name, deployment: { deployment_name: 'web' }, cause }]
         }
       }
     })
+
+  test("a rejected deployment's cause: no row ended, no comment, no image, no link", async () => {
+    const cause = 'bad\r| x |<!-- <img src=https://evil.example/p.png> [here](https://evil.example)'
+    rejectWeb('ghcr.io/acme/web', cause)
     const run = await runAction(wholeCluster(emulator.url, 'sync', { 'partial-success': 'true' }))
     expectNoForeignCommands(run)
     const row = run.summary.split('\n').find(line => line.startsWith('| web |')) as string
@@ -197,18 +201,7 @@ describe('the summary shows what the step does not own as text', () => {
     await fc.assert(
       fc.asyncProperty(hostileText(8), hostileText(8), async (cause, label) => {
         emulator.reset()
-        emulator.addFault({
-          method: 'POST',
-          path: '/orgs/acme/artifacts/metadata/deployment-record/cluster/prod-eu-2',
-          fault: {
-            kind: 'status',
-            status: 207,
-            body: {
-              deployment_records: [],
-              errors: [{ name: label, deployment: { deployment_name: 'web' }, cause }]
-            }
-          }
-        })
+        rejectWeb(label, cause)
         const cluster = await runAction(
           wholeCluster(emulator.url, 'sync', { 'partial-success': 'true' })
         )

@@ -4,7 +4,7 @@
  * `retry-after` / `x-ratelimit-reset` value ends in the documented words.
  */
 import fc from 'fast-check'
-import { DIGEST, TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
+import { labelInputs, recordInputs, TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
 import { runAction } from '../../scripts/run-action.js'
 import { decideRetry, MAX_RATE_LIMIT_WAIT_MS } from '../../src/client/retry-policy.js'
 import { closingReferences } from '../../src/labels/references.js'
@@ -19,16 +19,7 @@ beforeAll(async () => {
 afterAll(async () => emulator.close())
 beforeEach(() => emulator.reset())
 
-const record = (over: Record<string, string> = {}) =>
-  runAction({
-    token: TOKEN,
-    'api-url': emulator.url,
-    repository: 'acme/web',
-    digest: DIGEST,
-    name: 'ghcr.io/acme/web',
-    environment: 'production',
-    ...over
-  })
+const record = (over: Record<string, string> = {}) => runAction(recordInputs(emulator, over))
 
 describe('deployment-name-template', () => {
   test('`{{` and 6,000 spaces with no `}}`: read at once, an unknown placeholder still named', async () => {
@@ -54,14 +45,9 @@ describe('closing references', () => {
       issues: { 'acme/web': [{ number: 3 }] },
       pulls: { 'acme/web': [{ number: 7, body }] }
     })
-    const run = await runAction({
-      token: TOKEN,
-      'api-url': emulator.url,
-      repository: 'acme/web',
-      labels: 'deployed:production',
-      'pull-requests': '7',
-      'label-linked-issues': 'true'
-    })
+    const run = await runAction(
+      labelInputs(emulator, { 'pull-requests': '7', 'label-linked-issues': 'true' })
+    )
     expect(run.code).toBe(0)
     expect(run.outputs['pull-requests']).toBe('7,3')
   })

@@ -6,6 +6,8 @@
 import { chmod, mkdtemp, readdir, rm, writeFile, mkdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { digest, item, parsedOrProblems, range } from '../../__fixtures__/state-entries.js'
+import { STATE_INPUTS } from '../../__fixtures__/state-entries.js'
 import { directoryProblem } from '../../src/cluster/inputs.js'
 import {
   MAX_ENTRY_BYTES,
@@ -20,16 +22,8 @@ import { JOB_LIMIT } from '../../src/cluster/items.js'
 import { planState } from '../../src/cluster/state.js'
 import { writeState } from '../../src/cluster/settle-state.js'
 import { Collector } from '../../src/inputs/problems.js'
-import { InputError, parseInputs, type FileReader } from '../../src/parse-inputs.js'
+import type { FileReader } from '../../src/parse-inputs.js'
 
-const digest = (n: number) => 'sha256:' + n.toString(16).padStart(64, '0')
-const item = (n: number) => ({
-  name: `ghcr.io/acme/s${n}`,
-  digest: digest(n),
-  deployment_name: `s${n}`
-})
-const range = (from: number, to: number) =>
-  Array.from({ length: to - from + 1 }, (_, i) => from + i)
 const stateOf = (names: number[]): ClusterState => ({
   format: 'record-deployment/cluster-state',
   version: STATE_VERSION,
@@ -49,27 +43,7 @@ function parse(snapshot: number[], state: ClusterState, writable?: string) {
     read: at,
     writable: () => writable
   }
-  try {
-    return {
-      inputs: parseInputs(
-        {
-          token: 't',
-          'api-url': 'https://api.github.com',
-          repository: 'acme/web',
-          cluster: 'prod-eu-1',
-          environment: 'production',
-          'deployments-file': 'deployments.json',
-          'state-file': 'state.json',
-          'allow-mass-decommission': 'true'
-        },
-        { GITHUB_WORKSPACE: '/work' },
-        files
-      )
-    }
-  } catch (error) {
-    if (error instanceof InputError) return { problems: error.problems }
-    throw error
-  }
+  return parsedOrProblems({ ...STATE_INPUTS, 'allow-mass-decommission': 'true' }, files)
 }
 
 test('a state file of MAX_STATE_ENTRIES entries is read; one more is refused', () => {

@@ -2,17 +2,10 @@
  * `state-file` as the inputs read it, with files given in memory: which place a file belongs to,
  * the mass-decommission boundary, and the request size counted with the decommissions in it.
  */
+import { digest, item, parsedOrProblems, range } from '../../__fixtures__/state-entries.js'
+import { STATE_INPUTS } from '../../__fixtures__/state-entries.js'
 import { settledState } from '../../src/cluster/settle-state.js'
-import { InputError, parseInputs, type FileReader, type RawInputs } from '../../src/parse-inputs.js'
-
-const digest = (n: number) => 'sha256:' + n.toString(16).padStart(64, '0')
-const item = (n: number) => ({
-  name: `ghcr.io/acme/s${n}`,
-  digest: digest(n),
-  deployment_name: `s${n}`
-})
-const range = (from: number, to: number) =>
-  Array.from({ length: to - from + 1 }, (_, i) => from + i)
+import type { FileReader, RawInputs } from '../../src/parse-inputs.js'
 
 function stateOf(names: number[], over: Record<string, unknown> = {}): string {
   return JSON.stringify({
@@ -36,26 +29,11 @@ function files(contents: Record<string, string>): FileReader {
 }
 
 function parse(snapshot: number[], state: string | undefined, over: RawInputs = {}) {
-  const raw: RawInputs = {
-    token: 't',
-    'api-url': 'https://api.github.com',
-    repository: 'acme/web',
-    cluster: 'prod-eu-1',
-    environment: 'production',
-    'deployments-file': 'deployments.json',
-    'state-file': 'state.json',
-    ...over
-  }
   const given = {
     'deployments.json': JSON.stringify(snapshot.map(item)),
     ...(state === undefined ? {} : { 'state.json': state })
   }
-  try {
-    return { inputs: parseInputs(raw, { GITHUB_WORKSPACE: '/work' }, files(given)) }
-  } catch (error) {
-    if (error instanceof InputError) return { problems: error.problems }
-    throw error
-  }
+  return parsedOrProblems({ ...STATE_INPUTS, ...over }, files(given))
 }
 
 test('no file yet: nothing to decommission', () => {
@@ -144,6 +122,16 @@ describe('what the state holds after the service took the request', () => {
     }
   }
 
+  /** `cluster` with a version 3 previous state of `deployments`, `filtered` of them left out. */
+  const withPrevious = <D extends object>(deployments: D[], filtered: D[] = []) => ({
+    ...cluster,
+    state: {
+      ...cluster.state,
+      previous: { ...previous, version: 3 as const, deployments },
+      filtered
+    }
+  })
+
   test('nothing rejected: what was sent, without the decommissioned', () => {
     const settled = settledState(cluster, [])
     expect(settled?.state.deployments).toEqual([updated(1), item(3), item(4)])
@@ -172,17 +160,11 @@ describe('what the state holds after the service took the request', () => {
   ])(
     'a decommission rejected before on %i runs and again now counts %i: given up = %s',
     (before, runs, givenUp) => {
-      const counted = {
-        ...cluster,
-        state: {
-          ...cluster.state,
-          previous: {
-            ...previous,
-            version: 3 as const,
-            deployments: [item(1), { ...item(2), decommission_rejections: before }, item(3)]
-          }
-        }
-      }
+      const counted = withPrevious([
+        item(1),
+        { ...item(2), decommission_rejections: before },
+        item(3)
+      ])
       const settled = settledState(counted, [
         { cause: 'not_found', deployment: { deployment_name: 's2' } }
       ])
@@ -201,18 +183,7 @@ describe('what the state holds after the service took the request', () => {
       workload: { namespace: 'batch', kind: 'Deployment' as const, name: 's5' },
       decommission_rejections: 2
     }
-    const filtered = {
-      ...cluster,
-      state: {
-        ...cluster.state,
-        previous: {
-          ...previous,
-          version: 3 as const,
-          deployments: [...previous.deployments, owed]
-        },
-        filtered: [owed]
-      }
-    }
+    const filtered = withPrevious([...previous.deployments, owed], [owed])
     for (const settled of [settledState(filtered, []), settledState(filtered, [], false)])
       expect(settled?.state.deployments.find(e => e.deployment_name === 's5')).toEqual(owed)
   })
