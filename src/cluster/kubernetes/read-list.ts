@@ -4,6 +4,7 @@
 import { isUtf8 } from 'node:buffer'
 import { closeSync } from 'node:fs'
 import { openRegularFile, readChunks } from '../../files.js'
+import { jsonErrorPosition } from '../../text.js'
 import { notJsonHint, WRITE_JSON } from './sniff.js'
 
 /**
@@ -370,8 +371,8 @@ export function readListFile(
 
 /** Where JSON.parse stopped, in its words without the text it quotes. */
 function positionIn(error: unknown): string {
-  const at = /at position \d+/.exec(error instanceof Error ? error.message : '')
-  return at ? `${at[0]} of the item` : 'it is cut short or malformed'
+  const at = jsonErrorPosition(error)
+  return at !== undefined ? `at position ${at} of the item` : 'it is cut short or malformed'
 }
 
 /** A key of the file named in a message only when it looks like a Kubernetes field name. */
