@@ -44,7 +44,7 @@ export async function readAnswer(
   const chunks: Buffer[] = []
   let total = 0
   for await (const chunk of body) {
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk)
+    const bytes = Buffer.from(chunk)
     total += bytes.length
     if (total > maxBytes) {
       discard(body)
