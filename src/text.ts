@@ -72,7 +72,7 @@ export function jsonErrorPosition(error: unknown): number | undefined {
 }
 
 /** What kind of text `text` looks like, in words, never quoting it. */
-export function contentKind(text: string): string {
+function contentKind(text: string): string {
   const start = text.trimStart()
   if (start === '') return 'it is empty'
   // eslint-disable-next-line no-control-regex
