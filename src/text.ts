@@ -83,3 +83,8 @@ function contentKind(text: string): string {
   if (/^[[{]/.test(start)) return 'it starts as JSON'
   return 'it is text that does not start as JSON'
 }
+
+/** `sha256:0123456789ab…`: enough of a digest to tell it apart in a table or a log line. */
+export function shortDigest(digest: string | undefined): string {
+  return digest ? `${digest.slice(0, 19)}…` : ''
+}
