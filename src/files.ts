@@ -40,7 +40,7 @@ export function openRegularFile(path: string): number {
 }
 
 /** The refusal of a file over `maxBytes`. */
-export function tooLarge(maxBytes: number): FileRefused {
+function tooLarge(maxBytes: number): FileRefused {
   return new FileRefused(`is larger than ${maxBytes} bytes, the most that is read`)
 }
 

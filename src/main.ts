@@ -12,7 +12,7 @@ import {
   messageOf,
   resultAfterBug,
   RunStopped,
-  UNEXPECTED,
+  withBug,
   type RunResult
 } from './result.js'
 import type { RunOptions } from './run.js'
@@ -90,13 +90,8 @@ async function runAction(options: RunOptions, outputs: { written: boolean }): Pr
     } catch (error) {
       // A bug of ours part way: the summary still shows what was written before it; run() sets
       // the outputs and fails the step naming it.
-      if (error instanceof RunStopped) {
-        const failures = [
-          ...error.result.failures,
-          { what: UNEXPECTED, message: messageOf(error.error) }
-        ]
-        await writeSummary(renderSummary({ ...error.result, failures }, inputs.connection.org))
-      }
+      if (error instanceof RunStopped)
+        await writeSummary(renderSummary(withBug(error.result, error.error), inputs.connection.org))
       throw error
     }
 

@@ -43,11 +43,6 @@ export function firstRows<T>(items: readonly T[], line: (item: T) => string): st
   return rows
 }
 
-/** `sha256:0123456789ab…`: enough of a digest to tell it apart in a table. */
-export function shortDigest(digest: string | undefined): string {
-  return digest ? `${digest.slice(0, 19)}…` : ''
-}
-
 /** The line under a table that was cut at MAX_SUMMARY_ROWS, naming the output that has the rest. */
 export function moreInOutput(count: number, output: string): string[] {
   if (count <= MAX_SUMMARY_ROWS) return []

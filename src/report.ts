@@ -7,7 +7,6 @@ import { cell, codeCell, firstRows } from './markdown.js'
 import { recordsSection } from './records/summary.js'
 
 export { describeCuts, fittedOutputs, toOutputs } from './outputs.js'
-export { MAX_SUMMARY_ROWS } from './markdown.js'
 
 /** The message the step fails with: what was done, what failed, what was not tried. */
 export function failureReport(result: RunResult): string {

@@ -193,9 +193,15 @@ export class RunStopped extends Error {
 export function resultAfterBug(error: unknown): { result: RunResult; bug: unknown } {
   const stopped = error instanceof RunStopped ? error : undefined
   const bug = stopped ? stopped.error : error
-  const result = stopped?.result ?? emptyResult(false)
-  result.failures.push({ what: UNEXPECTED, message: messageOf(bug) })
-  return { result, bug }
+  return { result: withBug(stopped?.result ?? emptyResult(false), bug), bug }
+}
+
+/** `result` (left as it is) with the bug of ours as its last failure. */
+export function withBug(result: RunResult, bug: unknown): RunResult {
+  return {
+    ...result,
+    failures: [...result.failures, { what: UNEXPECTED, message: messageOf(bug) }]
+  }
 }
 
 /** Whether a fatal failure has stopped the run: nothing after it is attempted. */

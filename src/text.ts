@@ -55,18 +55,24 @@ export function withoutByteOrderMark(text: string): string {
  * JSON.parse stopped (line and column), and what kind of content it looks like.
  */
 export function notJsonReason(text: string, error: unknown): string {
-  const position = /at position (\d+)/.exec(error instanceof Error ? error.message : '')?.[1]
+  const position = jsonErrorPosition(error)
   let where = ''
   if (position !== undefined) {
-    const before = text.slice(0, Number(position)).split('\n')
+    const before = text.slice(0, position).split('\n')
     where = ` at line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`
   } else if (/end of JSON input/.test(error instanceof Error ? error.message : ''))
     where = ': it ends too early'
   return `is not valid JSON${where} (${contentKind(text)})`
 }
 
+/** Where JSON.parse stopped, as its message says (`... at position 12 ...`); undefined if it does not. */
+export function jsonErrorPosition(error: unknown): number | undefined {
+  const at = /at position (\d+)/.exec(error instanceof Error ? error.message : '')?.[1]
+  return at === undefined ? undefined : Number(at)
+}
+
 /** What kind of text `text` looks like, in words, never quoting it. */
-export function contentKind(text: string): string {
+function contentKind(text: string): string {
   const start = text.trimStart()
   if (start === '') return 'it is empty'
   // eslint-disable-next-line no-control-regex
@@ -76,4 +82,9 @@ export function contentKind(text: string): string {
   if (/^(export\s+)?[A-Za-z_][\w.-]*\s*=/.test(start)) return 'it looks like `key=value` lines'
   if (/^[[{]/.test(start)) return 'it starts as JSON'
   return 'it is text that does not start as JSON'
+}
+
+/** `sha256:0123456789ab…`: enough of a digest to tell it apart in a table or a log line. */
+export function shortDigest(digest: string | undefined): string {
+  return digest ? `${digest.slice(0, 19)}…` : ''
 }

@@ -21,8 +21,8 @@ export interface CliIo {
 type Env = Record<string, string | undefined>
 
 /** Where the command line's token comes from, as a refused token's hint names it. */
-export const TOKEN_SOURCE = '`GITHUB_TOKEN` (or `--token`)'
-export const API_URL_SOURCE = '`--api-url` (or `GITHUB_API_URL`)'
+const TOKEN_SOURCE = '`GITHUB_TOKEN` (or `--token`)'
+const API_URL_SOURCE = '`--api-url` (or `GITHUB_API_URL`)'
 /** No token: the input's problem as the command line says it (there is no workflow to run in). */
 const NO_TOKEN_CLI = 'is empty: set GITHUB_TOKEN (or pass `--token`)'
 

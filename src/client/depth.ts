@@ -7,7 +7,7 @@
 
 /** Far deeper than any answer of the API (about 6 levels), far below what overflows the stack. */
 export const MAX_ANSWER_DEPTH = 64
-export const LEFT_OUT = `(left out: nested deeper than ${MAX_ANSWER_DEPTH} levels)`
+const LEFT_OUT = `(left out: nested deeper than ${MAX_ANSWER_DEPTH} levels)`
 
 type Container = Record<string, unknown> | unknown[]
 const isContainer = (value: unknown): value is Container =>

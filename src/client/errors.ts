@@ -129,7 +129,7 @@ export function describeValidationError(v: ValidationError): string {
 }
 
 /** A 401: the token, named where it came from (the `token` input; on the command line the variable or flag). */
-export function tokenRefusedHint(source = 'the `token` input'): string {
+function tokenRefusedHint(source = 'the `token` input'): string {
   return `The token was refused: it is missing, expired or revoked. Check ${source}.`
 }
 
@@ -147,10 +147,13 @@ export function permissionHint(
   status: number,
   acceptedPermissions?: string,
   serviceMessage?: string,
-  /** the fork (`owner/name`) a pull request run comes from: its token is read-only */
-  fork?: string
+  /**
+   * the fork (`owner/name`) a pull request run comes from (its token is read-only), and where the
+   * token came from (tokenRefusedHint)
+   */
+  { fork, tokenSource }: { fork?: string; tokenSource?: string } = {}
 ): string | undefined {
-  if (status === 401) return tokenRefusedHint()
+  if (status === 401) return tokenRefusedHint(tokenSource)
   const target = targetHint(path, status, serviceMessage)
   if (target) return target
   if (status !== 403 && status !== 404) return undefined

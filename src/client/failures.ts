@@ -1,6 +1,6 @@
 // The ServiceErrors a request ends in, built without state from what the request loop in
 // client.ts knows: the answer (or the error), where the request went, and the run's settings.
-import { permissionHint, ServiceError, tokenRefusedHint } from './errors.js'
+import { permissionHint, ServiceError } from './errors.js'
 import type { FailureClass } from './retry-policy.js'
 import {
   errorBody,
@@ -100,16 +100,14 @@ export function responseFailure(
     ...common,
     serviceMessage: details.message,
     hint:
-      (status === 401 ? tokenRefusedHint(ctx.tokenSource) : undefined) ??
       permissionHint(
         method,
         displayPath,
         status,
         headers['x-accepted-github-permissions'],
         details.message,
-        ctx.fork
-      ) ??
-      versionHint(status, details.message, ctx.apiVersion),
+        ctx
+      ) ?? versionHint(status, details.message, ctx.apiVersion),
     fatal: status === 401 || (status === 400 && /version/i.test(details.message ?? ''))
   })
 }

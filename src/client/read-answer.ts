@@ -9,7 +9,7 @@ import { isWrite } from './pacer.js'
 import { flattenHeaders, type Attempt } from './wire.js'
 
 /** The most bytes of one answer the step reads. */
-export const MAX_ANSWER_BYTES = 16 * 1024 * 1024
+const MAX_ANSWER_BYTES = 16 * 1024 * 1024
 
 interface Body extends AsyncIterable<Buffer | Uint8Array | string> {
   destroy(error?: Error): unknown
@@ -23,7 +23,7 @@ function discard(body: Body): void {
 }
 
 /** What `readAnswer` throws past the cap, caught by the client before anything else sees it. */
-export class AnswerTooLarge extends Error {
+class AnswerTooLarge extends Error {
   constructor(readonly maxBytes: number) {
     super(`the answer is larger than ${maxBytes} bytes`)
     this.name = 'AnswerTooLarge'
@@ -31,11 +31,7 @@ export class AnswerTooLarge extends Error {
 }
 
 /** The body as text, or AnswerTooLarge (the body destroyed) once it passes `maxBytes`. */
-export async function readAnswer(
-  body: Body,
-  maxBytes: number,
-  contentLength?: string
-): Promise<string> {
+async function readAnswer(body: Body, maxBytes: number, contentLength?: string): Promise<string> {
   // A promise past the cap is refused before any byte is read.
   if (contentLength !== undefined && Number(contentLength) > maxBytes) {
     discard(body)
@@ -44,7 +40,7 @@ export async function readAnswer(
   const chunks: Buffer[] = []
   let total = 0
   for await (const chunk of body) {
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk)
+    const bytes = Buffer.from(chunk)
     total += bytes.length
     if (total > maxBytes) {
       discard(body)
@@ -59,7 +55,7 @@ export async function readAnswer(
  * The failure of a call whose answer passed the cap: not retried (the same request gets the same
  * answer), and a write is never sent again (the service may have applied it: its status says).
  */
-export function answerTooLarge(
+function answerTooLarge(
   method: string,
   path: string,
   status: number,

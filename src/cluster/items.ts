@@ -1,8 +1,5 @@
 import * as z from 'zod/mini'
 import { oneLine } from '../inputs/fields.js'
-
-/** The check every name of a cluster's deployments passes, the state file's too. */
-export { oneLine }
 import type { InputProblem } from '../inputs/problems.js'
 import { DEPLOYMENT_STATUSES, MAX_TAGS, RUNTIME_RISKS } from '../limits.js'
 

@@ -20,6 +20,7 @@ import { ServiceError } from '../client/errors.js'
 import type { Log } from '../client/log.js'
 import { messageOf, type DecommissionedDeployment, type RunResult } from '../result.js'
 import type { SkippedDeployment } from '../service/artifacts.js'
+import { shortDigest } from '../text.js'
 import type { ClusterItem, Workload } from './items.js'
 import {
   MAX_DECOMMISSION_REJECTIONS,
@@ -218,7 +219,7 @@ export async function settleClusterState(
   if (!state) return
   for (const { deployment, runs } of settled?.givenUp ?? [])
     log.warning(
-      `Gave up decommissioning ${deployment.deployment_name} (${deployment.name}@${deployment.digest.slice(0, 19)}…): ` +
+      `Gave up decommissioning ${deployment.deployment_name} (${deployment.name}@${shortDigest(deployment.digest)}): ` +
         `the service rejected its decommission on ${runs} runs in a row, so it is no longer listed in ` +
         `\`${plan.given}\` and no later run sends it; its record, if the service has one, stays as it is`
     )

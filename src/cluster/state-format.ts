@@ -4,7 +4,8 @@
  */
 import * as z from 'zod/mini'
 import { notJsonReason, withoutByteOrderMark } from '../text.js'
-import { JOB_LIMIT, oneLine, type Workload } from './items.js'
+import { oneLine } from '../inputs/fields.js'
+import { JOB_LIMIT, type Workload } from './items.js'
 
 export const STATE_FORMAT = 'record-deployment/cluster-state'
 /**

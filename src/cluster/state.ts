@@ -86,7 +86,7 @@ export function planState(
   { snapshotInput, allowMass }: { snapshotInput: string; allowMass: boolean }
 ): StatePlan | undefined {
   const given = c.text('state-file')
-  // `~/` is the home directory, as in actions/cache's `path`, which the README pairs it with.
+  // `~/` is the home directory, as in actions/cache's `path`, which docs/state-file.md pairs it with.
   const home = /^~(?=$|\/)/.test(given) ? env['HOME'] || homedir() : undefined
   const path = home
     ? resolve(home, `.${given.slice(1)}`)

@@ -1,4 +1,5 @@
-import { MAX_SUMMARY_ROWS, cell, moreInOutput, shortDigest } from '../markdown.js'
+import { MAX_SUMMARY_ROWS, cell, moreInOutput } from '../markdown.js'
+import { shortDigest } from '../text.js'
 import type { RunResult } from '../result.js'
 
 /** The job summary's cluster part after a write: the job's status and what was not recorded. */

@@ -2,6 +2,7 @@ import type { ServiceClient } from '../client/client.js'
 import type { Clock } from '../client/clock.js'
 import type { Log } from '../client/log.js'
 import { failureOf, type RunResult } from '../result.js'
+import { shortDigest } from '../text.js'
 import type { ClusterInputs } from './inputs.js'
 import { ClusterJobError, previewCluster, recordCluster } from './record-cluster.js'
 import {
@@ -83,7 +84,7 @@ export async function previewClusterWrite(
         (unknown > 0 ? `, ${unknown} unknown` : '')
     )
     for (const r of preview.records)
-      log.info(`  ${r.deployment_name} (${r.digest.slice(0, 19)}…): ${r.effect}`)
+      log.info(`  ${r.deployment_name} (${shortDigest(r.digest)}): ${r.effect}`)
     previewDecommissions(cluster, result, log)
   } catch (error) {
     result.failures.push(

@@ -41,7 +41,7 @@ export function boundedText(min: number, max: number) {
 }
 
 /** The problem of a name that holds a control character, wherever the name was read. */
-export const CONTROL_IN_NAME =
+const CONTROL_IN_NAME =
   'contains a control character (a line break, a tab, an escape): a name is one line of text'
 
 /** The check of a name read from a file: no control character. */

@@ -36,7 +36,7 @@ export interface Discovery {
 }
 
 /** Above either count, a range the action chose (no `since`) is unusually large: a warning. */
-export const LARGE_RANGE = { pulls: 200, commits: 1000 }
+const LARGE_RANGE = { pulls: 200, commits: 1000 }
 
 /** Events whose pull requests are the range from `since` (else the previous tag) to the sha. */
 const RANGE_EVENTS = new Set(['release', 'workflow_dispatch', 'deployment', 'deployment_status'])

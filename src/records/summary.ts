@@ -1,4 +1,5 @@
-import { MAX_SUMMARY_ROWS, cell, shortDigest } from '../markdown.js'
+import { MAX_SUMMARY_ROWS, cell } from '../markdown.js'
+import { shortDigest } from '../text.js'
 import type { RunResult } from '../result.js'
 
 /** The job summary's records: the table of what was written, and writes answered without one. */

@@ -140,8 +140,7 @@ export async function getIssue(
   number: number
 ): Promise<Issue | undefined> {
   try {
-    const response = await client.request('GET', issuePath(owner, repo, number))
-    return parseResponse(issueSchema, response.body, 'issue')
+    return await readIssue(client, owner, repo, number)
   } catch (error) {
     if (isApiStatus(error, 404, 410)) return undefined
     throw error
@@ -158,12 +157,8 @@ export async function readIssue(
   repo: string,
   number: number
 ): Promise<Issue> {
-  const response = await client.request('GET', issuePath(owner, repo, number))
+  const response = await client.request('GET', path`/repos/${owner}/${repo}/issues/${number}`)
   return parseResponse(issueSchema, response.body, 'issue')
-}
-
-function issuePath(owner: string, repo: string, number: number): string {
-  return path`/repos/${owner}/${repo}/issues/${number}`
 }
 
 /**

@@ -3,7 +3,8 @@ import type { ServiceClient } from '../client/client.js'
 import { path, withQuery } from '../client/paths.js'
 import { parseResponse } from './parse.js'
 
-const tagListSchema = z.array(z.looseObject({ name: z.string() }))
+// Built at its first use (`z.lazy`), as the other services' schemas, not when the module loads.
+const tagListSchema = z.lazy(() => z.array(z.looseObject({ name: z.string() })))
 
 /**
  * The names of the repository's tags, every page of them (`GET /repos/{o}/{r}/tags`, in no

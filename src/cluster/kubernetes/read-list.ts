@@ -4,6 +4,7 @@
 import { isUtf8 } from 'node:buffer'
 import { closeSync } from 'node:fs'
 import { openRegularFile, readChunks } from '../../files.js'
+import { jsonErrorPosition } from '../../text.js'
 import { notJsonHint, WRITE_JSON } from './sniff.js'
 
 /**
@@ -143,7 +144,7 @@ export class ListSplitter {
             this.fail(
               'is a JSON array, not a Kubernetes list: give it as `deployments-file` if it holds deployment items, or print the list with `kubectl get ... -o json`'
             )
-          this.unexpected(b, i)
+          this.unexpected(i)
           break
         case 'key':
           if (isSpace(b)) break
@@ -157,11 +158,11 @@ export class ListSplitter {
             this.phase = 'done'
             break
           }
-          this.unexpected(b, i)
+          this.unexpected(i)
           break
         case 'colon':
           if (isSpace(b)) break
-          if (b !== COLON) this.unexpected(b, i)
+          if (b !== COLON) this.unexpected(i)
           this.phase = 'value'
           break
         case 'value':
@@ -188,7 +189,7 @@ export class ListSplitter {
           else if (b === CLOSE_OBJECT) {
             this.depth = 0
             this.phase = 'done'
-          } else this.unexpected(b, i)
+          } else this.unexpected(i)
           break
         case 'items':
           if (isSpace(b) || b === COMMA) break
@@ -329,7 +330,7 @@ export class ListSplitter {
     this.header[this.headerKey] = value
   }
 
-  private unexpected(_b: number, i: number): never {
+  private unexpected(i: number): never {
     // The character is not quoted: the file may be one that holds a secret.
     this.fail(`is not JSON: an unexpected character at byte ${this.offset + i}`)
   }
@@ -370,8 +371,8 @@ export function readListFile(
 
 /** Where JSON.parse stopped, in its words without the text it quotes. */
 function positionIn(error: unknown): string {
-  const at = /at position \d+/.exec(error instanceof Error ? error.message : '')
-  return at ? `${at[0]} of the item` : 'it is cut short or malformed'
+  const at = jsonErrorPosition(error)
+  return at !== undefined ? `at position ${at} of the item` : 'it is cut short or malformed'
 }
 
 /** A key of the file named in a message only when it looks like a Kubernetes field name. */
