@@ -204,24 +204,27 @@ test('an answer whose message and validation errors are megabytes long: `failed`
   expect(failed[0]?.message.length).toBeLessThan(25_000)
 }, 60_000)
 
+/** A deployment record, then labels on #12: the two bug tests plant their bug in the labels job. */
+const recordThenLabel = (apiUrl: string) => ({
+  token: TOKEN,
+  'api-url': apiUrl,
+  digest: 'ghcr.io/acme/web@sha256:' + '12'.repeat(32),
+  environment: 'production',
+  repository: 'acme/web',
+  labels: 'deployed',
+  'pull-requests': '12'
+})
+
 test('a bug of ours after a record was written, through the bundled action: the outputs and the job summary still show the record, and the bug', async () => {
   emulator = await withEmulator()
   emulator.seed({ pulls: { 'acme/web': [{ number: 12 }] } })
   // Writing the labels job's first log line throws: a bug that escapes that job, after the
   // deployment record was written.
   const plant = fileURLToPath(new URL('../../__fixtures__/plant-bug-on-line.mjs', import.meta.url))
-  const run = await runAction(
-    {
-      token: TOKEN,
-      'api-url': emulator.url,
-      digest: 'ghcr.io/acme/web@sha256:' + '12'.repeat(32),
-      environment: 'production',
-      repository: 'acme/web',
-      labels: 'deployed',
-      'pull-requests': '12'
-    },
-    { NODE_OPTIONS: `--import=${plant}`, PLANT_BUG_LINE: 'Labels: ' }
-  )
+  const run = await runAction(recordThenLabel(emulator.url), {
+    NODE_OPTIONS: `--import=${plant}`,
+    PLANT_BUG_LINE: 'Labels: '
+  })
   expect(run.code).not.toBe(0)
   const ids = run.outputs['deployment-record-ids'] ?? ''
   expect(ids).toMatch(/^\d+$/)
@@ -236,18 +239,7 @@ test('a bug of ours after a record was written, through the bundled action: the 
 
 test('a bug of ours after a record was written: the outputs still hold the record, and `failed` names the bug', async () => {
   emulator = await withEmulator()
-  const inputs = parseInputs(
-    {
-      token: TOKEN,
-      'api-url': emulator.url,
-      digest: 'ghcr.io/acme/web@sha256:' + '12'.repeat(32),
-      environment: 'production',
-      repository: 'acme/web',
-      labels: 'deployed',
-      'pull-requests': '12'
-    },
-    {}
-  )
+  const inputs = parseInputs(recordThenLabel(emulator.url), {})
   // The labels job logs its targets outside any request's error handling: a log that throws
   // there is a bug that escapes the job, after the record was written.
   const log = {
