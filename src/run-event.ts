@@ -21,13 +21,7 @@ export interface RunEventReading {
  */
 export async function readRunEvent(): Promise<RunEventReading> {
   const env = process.env
-  const event: RunEvent = {
-    eventName: env['GITHUB_EVENT_NAME'] ?? '',
-    payload: {},
-    sha: env['GITHUB_SHA'] ?? '',
-    ref: env['GITHUB_REF'] ?? '',
-    workspace: env['GITHUB_WORKSPACE']
-  }
+  const event = eventOfVariables()
   const path = env['GITHUB_EVENT_PATH']
   const where = `the event payload file GITHUB_EVENT_PATH (${path})`
   if (path && !existsSync(path)) return { event, problem: `${where} does not exist` }
@@ -62,6 +56,29 @@ export async function readRunEvent(): Promise<RunEventReading> {
     return { event, problem: `${where} does not hold a JSON object` }
   }
   return { event: { ...event, payload } }
+}
+
+/**
+ * The run's event as far as this run uses it. The payload file is read (by `readRunEvent`) only
+ * when `discovers` (`pull-requests: auto` finds the pull requests in it) or on a pull request's
+ * events (whether the token is a fork's, read-only); otherwise the run needs only the variables,
+ * and the file is not opened nor @actions/github loaded: a deployment's records start sooner.
+ */
+export async function readRunEventFor(discovers: boolean): Promise<RunEventReading> {
+  const usesPayload = discovers || FORK_READ_ONLY_EVENTS.has(process.env['GITHUB_EVENT_NAME'] ?? '')
+  return usesPayload ? readRunEvent() : { event: eventOfVariables() }
+}
+
+/** The event from the runner's variables alone, its payload empty. */
+function eventOfVariables(): RunEvent {
+  const env = process.env
+  return {
+    eventName: env['GITHUB_EVENT_NAME'] ?? '',
+    payload: {},
+    sha: env['GITHUB_SHA'] ?? '',
+    ref: env['GITHUB_REF'] ?? '',
+    workspace: env['GITHUB_WORKSPACE']
+  }
 }
 
 /** Events whose runs get a read-only token when the pull request comes from a fork. */

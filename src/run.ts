@@ -10,7 +10,7 @@ import { leadTimeOf } from './labels/lead-time.js'
 import { recordRequests } from './records/requests.js'
 import { previewRecords, writeRecords } from './records/write.js'
 import { emptyResult, RunStopped, stoppedByFatal, type RunResult } from './result.js'
-import { forkOf, readRunEvent, type RunEvent } from './run-event.js'
+import { forkOf, readRunEventFor, type RunEvent } from './run-event.js'
 import { ACTION_VERSION } from './version.js'
 
 export const USER_AGENT = `record-deployment/${ACTION_VERSION}`
@@ -56,7 +56,8 @@ export async function run(inputs: Inputs, options: RunOptions = {}): Promise<Run
     : (options.clock ?? systemClock)
   // The deployment's time for `lead-time`: the step's clock as it starts, before any request.
   const deployedAt = clock.now()
-  const event = options.event ?? (await readRunEvent()).event
+  const event =
+    options.event ?? (await readRunEventFor(inputs.labels?.pullRequests === 'auto')).event
   const client = new ServiceClient({
     baseUrl: connection.apiUrl,
     token: connection.token,

@@ -83,12 +83,28 @@ test('each odd payload file is the same one warning line as before @actions/gith
   }
 })
 
-test('a payload file that cannot be read matters not to a record alone: recorded, no warning', async () => {
+test('a record alone does not open the payload file: recorded, and no line names the file, not even a debug line', async () => {
   const run = await start(record, { GITHUB_EVENT_PATH: join(dir, 'nowhere.json') })
   expectNoStackTrace(run)
   expect(run.code).toBe(0)
-  expect(warnings(run)).toEqual([])
+  expect(run.stdout.split('\n').filter(line => line.includes('GITHUB_EVENT_PATH'))).toEqual([])
   expect(run.outputs['deployment-record-ids']).toMatch(/^\d+$/)
+})
+
+test("on a pull request's event a record alone reads the payload (a fork's token is read-only): an odd file is a debug line", async () => {
+  const path = join(dir, 'nowhere.json')
+  const run = await runAction(
+    record,
+    { GITHUB_EVENT_PATH: path },
+    {
+      context: { token: TOKEN, apiUrl: emulator.url, eventName: 'pull_request' }
+    }
+  )
+  expectNoStackTrace(run)
+  expect(run.code).toBe(0)
+  expect(run.stdout.split('\n').filter(line => line.includes('GITHUB_EVENT_PATH'))).toEqual([
+    `::debug::the event payload file GITHUB_EVENT_PATH (${path}) does not exist; the event is read as empty`
+  ])
 })
 
 test('an event kind the action does not know: a warning that says how to name the pull requests', async () => {
