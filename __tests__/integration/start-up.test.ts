@@ -124,3 +124,21 @@ test("undici's modules are compiled in one pass: each module's function is in pa
     expect({ file, lazy: wrappers.filter(w => !w.parenthesized).length }).toEqual({ file, lazy: 0 })
   }
 })
+
+test("Node's own modules are read through their prototype, none of their properties copied at each import", () => {
+  const dist = join(projectRoot(), 'dist')
+  const files = ['index.js', ...readdirSync(join(dist, 'chunks')).map(name => `chunks/${name}`)]
+  const lookups: { file: string; module: string; copied: boolean }[] = []
+  for (const file of files) {
+    const text = readFileSync(join(dist, file), 'utf8')
+    const shims =
+      /var ([\w$]+)=process\.getBuiltinModule\("(node:[^"]+)"\);[\w$]+\.exports=([^}]*)\}/g
+    for (const [, name, module, exported] of text.matchAll(shims)) {
+      const through = `typeof ${name}=="function"?${name}:Object.create(${name})`
+      lookups.push({ file, module: module as string, copied: exported !== through })
+    }
+  }
+  // node:fs, os, path, buffer, child_process, ... : 11 when this was written
+  expect(lookups.length).toBeGreaterThan(5)
+  expect(lookups.filter(lookup => lookup.copied)).toEqual([])
+})
