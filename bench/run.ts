@@ -11,7 +11,7 @@
  * the cold-start table is bench/cold-start.ts.
  */
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { cpus, tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -262,13 +262,7 @@ if (comparison) {
   )
 }
 const entrySize = (await stat(join(root, 'dist/index.js'))).size
-const chunks = await readdir(join(root, 'dist/chunks')).catch(() => [] as string[])
-let distSize = entrySize
-for (const chunk of chunks) distSize += (await stat(join(root, 'dist/chunks', chunk))).size
-console.log(
-  `bundle: ${(distSize / 1024).toFixed(0)} KiB in all, dist/index.js ${(entrySize / 1024).toFixed(0)} KiB ` +
-    `(what bad input loads) and ${chunks.length} chunks loaded once the inputs are sound`
-)
+console.log(`bundle: dist/index.js ${(entrySize / 1024).toFixed(0)} KiB, one file`)
 await mkdir(dirname(resultsFile), { recursive: true })
 await writeFile(
   resultsFile,
@@ -277,8 +271,7 @@ await writeFile(
       date: new Date().toISOString(),
       node: nodeVersion,
       cpus: `${cpus().length} x ${cpus()[0]?.model ?? 'unknown'}`,
-      distBytes: distSize,
-      entryBytes: entrySize,
+      distBytes: entrySize,
       coldStart: Object.fromEntries(
         coldStartRows.map(r => [
           r.name,

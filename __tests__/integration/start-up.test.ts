@@ -6,7 +6,7 @@
 import { parse } from 'acorn'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { DIGEST, TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
 import type { Emulator } from '../../emulator/index.js'
 import { projectRoot, runAction } from '../../scripts/run-action.js'
@@ -22,7 +22,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-test('before its first request the action loads no node:http, node:assert, fs/promises, readline or perf_hooks', async () => {
+test('before its first request the action loads no node:http, node:assert, fs/promises, readline, perf_hooks or child_process', async () => {
   const list = join(dir, 'modules.txt')
   const preload = join(projectRoot(), '__fixtures__/first-request-modules.mjs')
   const run = await runAction(
@@ -35,57 +35,28 @@ test('before its first request the action loads no node:http, node:assert, fs/pr
   const loaded = readFileSync(list, 'utf8').trim().split('\n')
   // What the action does load (its own modules come through the ES module loader) is listed.
   expect(loaded.length).toBeGreaterThan(0)
-  const waiting = ['http', 'assert', 'fs/promises', 'internal/readline/interface', 'perf_hooks']
+  // child_process: @actions/exec, evaluated only when git reads a range.
+  const waiting = [
+    'http',
+    'assert',
+    'fs/promises',
+    'internal/readline/interface',
+    'perf_hooks',
+    'child_process'
+  ]
   expect(waiting.filter(name => loaded.includes(name))).toEqual([])
 })
 
-/**
- * The bundle's files a run evaluates before its first request: dist/index.js and what it
- * imports, then the run's chunk imported once the inputs are sound and what it imports. Read from
- * the bundle's own import statements, so the count is exact: each file is parsed whole and its
- * top level run. The chunks imported later, each when its job needs it (git's @actions/exec, and
- * @actions/github's Context for an event's payload: a record alone on a push does not read it),
- * are left out.
- */
-function loadedBeforeFirstRequest(): Map<string, number> {
+test('the action is one file of at most 360 kB, beside the command line', () => {
   const dist = join(projectRoot(), 'dist')
-  const loaded = new Map<string, number>()
-  const later = new Set<string>()
-  const visit = (file: string) => {
-    if (loaded.has(file)) return
-    const text = readFileSync(join(dist, file), 'utf8')
-    loaded.set(file, statSync(join(dist, file)).size)
-    const relative = (name: string) => join(dirname(file), name)
-    for (const m of text.matchAll(/(?:^|[;}])\s*import\s*(?:\{[^}]*\}\s*from\s*)?"\.\/([^"]+)"/g))
-      visit(relative(m[1] as string))
-    for (const m of text.matchAll(/import\("\.\/([^"]+)"\)/g)) {
-      const chunk = relative(m[1] as string)
-      if (/^chunks\/run-/.test(chunk)) visit(chunk)
-      else later.add(chunk)
-    }
-  }
-  visit('index.js')
-  for (const chunk of later) if (!loaded.has(chunk)) loaded.set(`later: ${chunk}`, 0)
-  return loaded
-}
-
-test('before its first request the action evaluates at most 345 kB of its bundle, and not the git chunk', () => {
-  const loaded = loadedBeforeFirstRequest()
-  const names = [...loaded.keys()]
-  expect(names).toEqual(
-    expect.arrayContaining([
-      'index.js',
-      expect.stringMatching(/^chunks\/run-/),
-      expect.stringMatching(/^later: chunks\/actions-github-/),
-      expect.stringMatching(/^later: chunks\/exec-/)
-    ])
-  )
-  expect(names.filter(name => /^chunks\/exec-/.test(name))).toEqual([])
-  const bytes = [...loaded.values()].reduce((a, b) => a + b, 0)
-  // 319 kB when this was written: index.js 49, the shared chunks 47, the run 221 (undici 159 of it)
-  // 319 kB when this was set; issue 33's one log writer, bounded file reads and answer cap, all
-  // needed before the first request, brought it to 339 kB.
-  expect(bytes).toBeLessThanOrEqual(345_000)
+  // One module for the ES module loader to resolve, read and link before the first request (it
+  // was five); what a run needs only once its inputs are sound is evaluated then, not at load.
+  expect(readdirSync(dist).filter(name => /\.m?js$/.test(name) || !name.includes('.'))).toEqual([
+    'cli.js',
+    'index.js'
+  ])
+  // 354 kB when this was written: undici 159 kB of it (65 kB its HTTP parser's WebAssembly).
+  expect(statSync(join(dist, 'index.js')).size).toBeLessThanOrEqual(360_000)
 })
 
 /**
@@ -115,11 +86,10 @@ function commonJsWrappers(file: string): { parenthesized: boolean }[] {
   return wrappers
 }
 
-test("undici's modules are compiled in one pass: each module's function is in parentheses, in the run chunk and the command line", () => {
-  const run = readdirSync(join(projectRoot(), 'dist/chunks')).find(name => name.startsWith('run-'))
-  for (const file of [`chunks/${run}`, 'cli.js']) {
+test("undici's modules are compiled in one pass: each module's function is in parentheses, in the action and the command line", () => {
+  for (const file of ['index.js', 'cli.js']) {
     const wrappers = commonJsWrappers(file)
-    // undici's modules: 28 in the run chunk when this was written
+    // undici's modules, and the run's imported once the inputs are sound
     expect({ file, count: wrappers.length > 20 }).toEqual({ file, count: true })
     expect({ file, lazy: wrappers.filter(w => !w.parenthesized).length }).toEqual({ file, lazy: 0 })
   }
@@ -127,7 +97,7 @@ test("undici's modules are compiled in one pass: each module's function is in pa
 
 test("Node's own modules are read through their prototype, none of their properties copied at each import", () => {
   const dist = join(projectRoot(), 'dist')
-  const files = ['index.js', ...readdirSync(join(dist, 'chunks')).map(name => `chunks/${name}`)]
+  const files = ['index.js', 'cli.js']
   const lookups: { file: string; module: string; copied: boolean }[] = []
   for (const file of files) {
     const text = readFileSync(join(dist, file), 'utf8')
@@ -138,7 +108,7 @@ test("Node's own modules are read through their prototype, none of their propert
       lookups.push({ file, module: module as string, copied: exported !== through })
     }
   }
-  // node:fs, os, path, buffer, child_process, ... : 11 when this was written
+  // node:fs, os, path, buffer, child_process, ... in each file
   expect(lookups.length).toBeGreaterThan(5)
   expect(lookups.filter(lookup => lookup.copied)).toEqual([])
 })
