@@ -1,14 +1,13 @@
-// `npm run bundle`: bundles src/ into dist/index.js with esbuild, one ES module the runner starts
-// with Node 24. One file: what a run needs only once its inputs are sound (the HTTP client, the
-// jobs, git) is evaluated then, not at load, but it is not split into chunks of its own: every
-// module file costs the ES module loader a resolution, a read and a link, and esbuild puts the
-// modules two chunks share into further chunks (five files before a run's first request). One
-// file starts a run's first request about 2 ms sooner, 0.66x -> 0.63x of labeler's
-// start-to-exit, and bad input about 5 ms later, 0.52x -> 0.59x (docs/performance.md).
-// dist/licenses.txt lists every package the bundle holds, with its license text.
-// dist/cli.js is the package's bin, `record-deployment`, the same core as a command line: one
-// file of its own (the action's files stay as they are), with action.yml's inputs and outputs
-// built in for its flags and --help.
+// `npm run bundle`: bundles src/ into dist/ with esbuild, ES modules the runner starts with Node 24:
+// dist/index.js, the action, and dist/undici.js, the parts of undici the client uses (the larger
+// part of what a run compiles), imported once the inputs are sound, so bad input never compiles
+// it. Two files and no more: every module file costs the ES module loader a resolution, a read and
+// a link, and esbuild's code splitting puts the modules two chunks share into further chunks (it
+// made five files before a run's first request). What a run needs only once its inputs are sound
+// (the jobs, git) is in dist/index.js but evaluated only then. Against the five chunks: a run's
+// first request about 2 ms sooner, 0.66x -> 0.63x of labeler's start-to-exit, bad input as
+// before (docs/performance.md). dist/licenses.txt lists every package the bundle holds, with its
+// license text.
 import { parse as parseJs } from 'acorn'
 import { build } from 'esbuild'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -175,11 +174,32 @@ const common = {
   // node:module for createRequire, a few milliseconds of every start.
   banner: { js: 'const require=id=>process.getBuiltinModule(id);' }
 }
+/** client/agent.ts's import of ./undici.js stays an import, of dist/undici.js built below. */
+const undiciApart = {
+  name: 'undici-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/undici\.js$/ }, args =>
+      args.importer.endsWith(join('src', 'client', 'agent.ts'))
+        ? { path: './undici.js', external: true }
+        : undefined
+    )
+  }
+}
 const result = await build({
   ...common,
+  plugins: [undiciApart, ...common.plugins],
   entryPoints: ['src/index.ts'],
   outfile: 'dist/index.js'
 })
+const undici = await build({
+  ...common,
+  entryPoints: ['src/client/undici.ts'],
+  outfile: 'dist/undici.js'
+})
+for (const [file, output] of Object.entries(undici.metafile.outputs))
+  result.metafile.outputs[file] = output
+if (Object.keys(result.metafile.inputs).some(input => input.includes('node_modules/undici/')))
+  throw new Error('dist/index.js holds undici: it belongs in dist/undici.js (see undiciApart)')
 const cli = await build({
   ...common,
   entryPoints: ['src/cli/index.ts'],
@@ -252,10 +272,10 @@ for (const file of Object.keys(result.metafile.outputs).concat(Object.keys(cli.m
   const path = file.replace(/^cli:/, '')
   if (path.endsWith('.js') && !(path in eager)) eager[path] = markEager(join(root, path))
 }
-// undici is in dist/index.js (the action) and dist/cli.js: a change in esbuild's output that this
-// no longer finds must not pass unseen.
+// undici is in dist/undici.js (the action's) and dist/cli.js: a change in esbuild's output that
+// this no longer finds must not pass unseen.
 for (const [path, count] of Object.entries(eager))
-  if (count < 20)
+  if (/(^|\/)(undici|cli)\.js$/.test(path) && count < 20)
     throw new Error(
       `${path}: ${count} CommonJS wrappers marked eager, expected undici's (20 or more); see markEager`
     )

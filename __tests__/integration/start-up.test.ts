@@ -4,7 +4,7 @@
  * is not loaded by then. Timings are the benchmark's (README "Performance"); this holds the cause.
  */
 import { parse } from 'acorn'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DIGEST, TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
@@ -47,16 +47,42 @@ test('before its first request the action loads no node:http, node:assert, fs/pr
   expect(waiting.filter(name => loaded.includes(name))).toEqual([])
 })
 
-test('the action is one file of at most 360 kB, beside the command line', () => {
+test('the action is two files, at most 360 kB together: bad input reads only the first, without undici', async () => {
   const dist = join(projectRoot(), 'dist')
-  // One module for the ES module loader to resolve, read and link before the first request (it
+  // Two modules for the ES module loader to resolve, read and link before the first request (it
   // was five); what a run needs only once its inputs are sound is evaluated then, not at load.
   expect(readdirSync(dist).filter(name => /\.m?js$/.test(name) || !name.includes('.'))).toEqual([
     'cli.js',
-    'index.js'
+    'index.js',
+    'undici.js'
   ])
-  // 354 kB when this was written: undici 159 kB of it (65 kB its HTTP parser's WebAssembly).
-  expect(statSync(join(dist, 'index.js')).size).toBeLessThanOrEqual(360_000)
+  const size = (file: string) => statSync(join(dist, file)).size
+  // 355 kB when this was written: undici.js 160 kB (65 kB of it its HTTP parser's WebAssembly).
+  expect(size('index.js') + size('undici.js')).toBeLessThanOrEqual(360_000)
+  expect(readFileSync(join(dist, 'index.js'), 'utf8')).not.toMatch(/undici\.error\.UND_ERR/)
+
+  // Without dist/undici.js, bad input is answered all the same; a sound run needs the file.
+  const copy = join(dir, 'dist-without-undici')
+  cpSync(dist, copy, { recursive: true })
+  rmSync(join(copy, 'undici.js'))
+  const entry = join(copy, 'index.js')
+  emulator.reset()
+  const bad = await runAction(
+    { digest: 'sha512:nope', environment: 'production' },
+    {},
+    { entry, context: { token: TOKEN, apiUrl: emulator.url } }
+  )
+  expect(bad.code).toBe(1)
+  expect(bad.stdout).toMatch(/^::error::.*digest/m)
+  expect(bad.stdout + bad.stderr).not.toMatch(/undici/)
+  const sound = await runAction(
+    { digest: `ghcr.io/acme/web@${DIGEST}`, environment: 'production' },
+    {},
+    { entry, context: { token: TOKEN, apiUrl: emulator.url } }
+  )
+  expect(sound.code).not.toBe(0)
+  expect(sound.stdout + sound.stderr).toMatch(/undici\.js/)
+  expect(emulator.requests).toEqual([])
 })
 
 /**
@@ -87,9 +113,8 @@ function commonJsWrappers(file: string): { parenthesized: boolean }[] {
 }
 
 test("undici's modules are compiled in one pass: each module's function is in parentheses, in the action and the command line", () => {
-  for (const file of ['index.js', 'cli.js']) {
+  for (const file of ['undici.js', 'cli.js']) {
     const wrappers = commonJsWrappers(file)
-    // undici's modules, and the run's imported once the inputs are sound
     expect({ file, count: wrappers.length > 20 }).toEqual({ file, count: true })
     expect({ file, lazy: wrappers.filter(w => !w.parenthesized).length }).toEqual({ file, lazy: 0 })
   }
@@ -97,7 +122,7 @@ test("undici's modules are compiled in one pass: each module's function is in pa
 
 test("Node's own modules are read through their prototype, none of their properties copied at each import", () => {
   const dist = join(projectRoot(), 'dist')
-  const files = ['index.js', 'cli.js']
+  const files = ['index.js', 'undici.js', 'cli.js']
   const lookups: { file: string; module: string; copied: boolean }[] = []
   for (const file of files) {
     const text = readFileSync(join(dist, file), 'utf8')

@@ -1,25 +1,9 @@
-import type { Agent as UndiciAgent, Dispatcher, ProxyAgent } from 'undici'
-// Only the dispatcher the client uses, and its `request` method: undici's package entry loads all
-// of undici (fetch, WebSocket, HTTP/2, caches), about 90 ms of a cold start for code the action
-// never calls. undici ships no types for its files, only for its entry.
-// @ts-expect-error see above
-import AgentClass from 'undici/lib/dispatcher/agent.js'
-// @ts-expect-error see above
-import DispatcherClass from 'undici/lib/dispatcher/dispatcher.js'
-// @ts-expect-error see above
-import request from 'undici/lib/api/api-request.js'
-// @ts-expect-error see above
-import connect from 'undici/lib/api/api-connect.js'
-// Bundled like the Agent, but constructed only when a request goes through a proxy.
-// @ts-expect-error see above
-import ProxyAgentClass from 'undici/lib/dispatcher/proxy-agent.js'
+import type { Agent as UndiciAgent, Dispatcher } from 'undici'
 import { chooseProxy, readProxySettings, type ProxySettings } from './proxy.js'
 
-// What undici's entry does to give every dispatcher its API, for the two methods in use:
-// `request()`, which the client calls, and `connect()`, which the proxy agent opens tunnels with.
-Object.assign((DispatcherClass as { prototype: object }).prototype, { request, connect })
-
-export const Agent = AgentClass as typeof UndiciAgent
+// undici's parts, a file of their own in the bundle: loaded with this module, once a run's inputs
+// are sound (see ./undici.ts).
+const { Agent, ProxyAgent } = await import('./undici.js')
 
 type Env = Record<string, string | undefined>
 
@@ -57,10 +41,9 @@ export class Dispatchers {
     if (choice.kind === 'direct') return { dispatcher: (this.direct ??= new Agent(this.options)) }
     let dispatcher = this.proxies.get(choice.url)
     if (dispatcher === undefined) {
-      const Proxy = ProxyAgentClass as typeof ProxyAgent
       try {
         // Credentials in the URL become its Proxy-Authorization, as the toolkit sends them.
-        dispatcher = new Proxy({ ...this.options, uri: choice.url })
+        dispatcher = new ProxyAgent({ ...this.options, uri: choice.url })
       } catch (error) {
         return { variable: choice.variable, problem: `it is not a usable proxy (${String(error)})` }
       }
