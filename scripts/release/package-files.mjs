@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process'
 import { isMain } from '../is-main.mjs'
 
 export const SHIPPED = ['action.yml', 'README.md', 'LICENSE', 'CHANGELOG.md', 'package.json']
-export const REQUIRED = [...SHIPPED, 'dist/index.js', 'dist/cli.js']
+export const REQUIRED = [...SHIPPED, 'dist/index.js', 'dist/undici.js', 'dist/cli.js']
 
 /**
  * What is wrong with a list of packed files: those outside the allowed set, and those missing.
