@@ -39,6 +39,17 @@ export class Cancellation {
 }
 
 /**
+ * Lets the event loop take the signals that came during synchronous work (undici's module
+ * evaluated, a large file parsed): they wait in the loop until it next polls, and a chain of
+ * promises never lets it. The client awaits this before each request, so a cancel asked before
+ * the request is seen before it goes. Two turns: the work may itself run in the loop's poll (an
+ * I/O callback), and an immediate set there runs before the loop polls again.
+ */
+export async function signalsSeen(): Promise<void> {
+  for (let turn = 0; turn < 2; turn++) await new Promise(resolve => setImmediate(resolve))
+}
+
+/**
  * The error of a request that a cancel stopped. Fatal: nothing after it is attempted. `inFlight`
  * says whether it had been sent, so the report can say the service may have applied it.
  */

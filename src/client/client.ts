@@ -2,7 +2,7 @@
 // deadline and remembered redirects are shared state; split, each part would need the others.
 import type { Dispatcher } from 'undici'
 import { Dispatchers } from './agent.js'
-import { CancelledError, type Cancellation } from './cancel.js'
+import { CancelledError, signalsSeen, type Cancellation } from './cancel.js'
 import { systemClock, type Clock } from './clock.js'
 import { NoLongerNeeded, ServiceError } from './errors.js'
 import {
@@ -219,6 +219,7 @@ export class ServiceClient {
 
     for (;;) {
       const cancellation = this.options.cancellation
+      if (cancellation) await signalsSeen()
       if (cancellation?.requested)
         throw new CancelledError(method, displayPath, cancellation.reason ?? 'cancelled', false)
       const failed = await this.attempt(sentMethod, url, bodyText, options.headers)
