@@ -4,7 +4,7 @@ import { EOL } from 'node:os'
 import { InputError, parseInputs, readRawInputs } from './parse-inputs.js'
 import { isUnevaluated } from './inputs/names.js'
 import { describeCuts, failureReport, fittedOutputs, renderSummary } from './report.js'
-import { readRunEventFor } from './run-event.js'
+import { discovers, readRunEventFor } from './run-event.js'
 import { Cancellation } from './client/cancel.js'
 import {
   emptyResult,
@@ -68,16 +68,15 @@ async function runAction(options: RunOptions, outputs: { written: boolean }): Pr
     throw error
   }
 
-  // Loaded only once the inputs are sound (bad input fails without loading the HTTP client), the
-  // run's modules while the event is read.
+  // Loaded only once the inputs are sound: bad input fails without loading the HTTP client.
   const loading = import('./run.js')
   // `pull-requests: auto` finds its pull requests in the payload; for anything else an odd file is
   // a debug line (and a run that uses no payload does not open it: run-event.ts).
-  const discovers = inputs.labels?.pullRequests === 'auto'
-  const { event, problem } = await readRunEventFor(discovers)
+  const { event, problem } = await readRunEventFor(inputs.labels)
   if (problem) {
     const message = `${problem}; the event is read as empty`
-    if (discovers) actionLog.warning(`${message}, so \`pull-requests: auto\` may find nothing`)
+    if (discovers(inputs.labels))
+      actionLog.warning(`${message}, so \`pull-requests: auto\` may find nothing`)
     else actionLog.debug(message)
   }
   const cancellation = options.cancellation ?? new Cancellation()

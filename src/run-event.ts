@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import type { DiscoveryContext } from './labels/discover.js'
+import type { LabelInputs } from './labels/inputs.js'
 
 /** What the workflow run says about its event. */
 export type RunEvent = Pick<DiscoveryContext, 'eventName' | 'payload' | 'sha' | 'ref' | 'workspace'>
@@ -58,14 +59,22 @@ export async function readRunEvent(): Promise<RunEventReading> {
   return { event: { ...event, payload } }
 }
 
+/** Whether the labels find their pull requests in the event's payload (`pull-requests: auto`). */
+export function discovers(labels: Pick<LabelInputs, 'pullRequests'> | undefined): boolean {
+  return labels?.pullRequests === 'auto'
+}
+
 /**
  * The run's event as far as this run uses it. The payload file is read (by `readRunEvent`) only
- * when `discovers` (`pull-requests: auto` finds the pull requests in it) or on a pull request's
- * events (whether the token is a fork's, read-only); otherwise the run needs only the variables,
- * and the file is not opened nor @actions/github loaded: a deployment's records start sooner.
+ * when the labels discover their pull requests in it, or on a pull request's events (whether the
+ * token is a fork's, read-only); otherwise the run needs only the variables, and the file is not
+ * opened nor @actions/github loaded: a deployment's records start sooner.
  */
-export async function readRunEventFor(discovers: boolean): Promise<RunEventReading> {
-  const usesPayload = discovers || FORK_READ_ONLY_EVENTS.has(process.env['GITHUB_EVENT_NAME'] ?? '')
+export async function readRunEventFor(
+  labels: Pick<LabelInputs, 'pullRequests'> | undefined
+): Promise<RunEventReading> {
+  const eventName = process.env['GITHUB_EVENT_NAME'] ?? ''
+  const usesPayload = discovers(labels) || FORK_READ_ONLY_EVENTS.has(eventName)
   return usesPayload ? readRunEvent() : { event: eventOfVariables() }
 }
 

@@ -56,8 +56,7 @@ export async function run(inputs: Inputs, options: RunOptions = {}): Promise<Run
     : (options.clock ?? systemClock)
   // The deployment's time for `lead-time`: the step's clock as it starts, before any request.
   const deployedAt = clock.now()
-  const event =
-    options.event ?? (await readRunEventFor(inputs.labels?.pullRequests === 'auto')).event
+  const event = options.event ?? (await readRunEventFor(inputs.labels)).event
   const client = new ServiceClient({
     baseUrl: connection.apiUrl,
     token: connection.token,
