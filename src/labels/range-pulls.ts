@@ -21,16 +21,13 @@ import {
 import { firstLineOf } from '../result.js'
 import { shapeOf } from './history.js'
 import { list, pullReferenceFromSubject, type SubjectReference } from './references.js'
-import { joinSquashedBranches } from './squashed-branches.js'
+import { BOT_BRANCH, joinSquashedBranches } from './squashed-branches.js'
 
 /**
  * The committer of what GitHub's merge button makes (`noreply@github.com`, `noreply@` the host
  * of a GitHub Enterprise Server): a commit of a branch it made was merged into that branch.
  */
 const MERGE_BUTTON = /^noreply@/i
-
-/** The branches Dependabot and Renovate open pull requests from: no pull request goes into them. */
-const BOT_BRANCH = /^(dependabot|renovate)\//
 
 /** Commit lookups one discovery makes at most; what is left is a warning that names it. */
 export const MAX_COMMIT_LOOKUPS = 300
@@ -94,8 +91,15 @@ export async function pullsOfRange(
   // do those of a squash commit among them (a squash of a squash); each list is read once.
   const joined: number[] = []
   const read = new Set<number>()
+  // Whether pull requests were merged into a branch: asked once per branch in a run.
+  const byBranch = new Map<string, Promise<boolean>>()
+  const askBranch = (branch: string): Promise<boolean> => {
+    let answer = byBranch.get(branch)
+    if (!answer) byBranch.set(branch, (answer = pullsMergedInto(options, branch)))
+    return answer
+  }
   for (let more = true; more;) {
-    const squashed = await joinSquashedBranches(options, commits, refs, merged, read)
+    const squashed = await joinSquashedBranches(options, commits, refs, merged, read, askBranch)
     result.warnings.push(...squashed.warnings)
     joined.push(...squashed.joined)
     more = squashed.joined.length > 0
@@ -172,7 +176,6 @@ export async function pullsOfRange(
     return shape.branchOf.has(sha) || MERGE_BUTTON.test(bySha.get(sha)?.committer ?? '')
   }
   const gathering = new Map<string, Promise<boolean>>()
-  const byBranch = new Map<string, Promise<boolean>>()
   const isGathering = (merge: string): Promise<boolean> => {
     let answer = gathering.get(merge)
     if (!answer) {
@@ -191,10 +194,7 @@ export async function pullsOfRange(
         ? Promise.resolve(true)
         : branch === undefined || !line.some(sha => showsAnother(sha, own))
           ? Promise.resolve(false)
-          : (byBranch.get(branch) ??
-            (byBranch
-              .set(branch, pullsMergedInto(options, branch))
-              .get(branch) as Promise<boolean>))
+          : askBranch(branch)
       gathering.set(merge, answer)
     }
     return answer
