@@ -7,57 +7,11 @@
  * log names the tag taken, and a range larger than one release usually is warns.
  */
 import { execFileSync } from 'node:child_process'
-import { join } from 'node:path'
-import { dir, emulator, useDiscoveryWorld } from '../../__fixtures__/discovery-run.js'
-import { labeled, runLabels, tagPush, warnings } from '../../__fixtures__/discovery-run.js'
-import {
-  git,
-  seedCommits,
-  writeRepository,
-  type HistoryCommit
-} from '../../__fixtures__/history.js'
-import type { SeedPull } from '../../emulator/index.js'
-import type { ActionRun } from '../../scripts/run-action.js'
-
-const REPO = 'acme/web'
+import { useDiscoveryWorld } from '../../__fixtures__/discovery-run.js'
+import { labeled, pushTag, warnings, type Project } from '../../__fixtures__/discovery-run.js'
+import { git, type HistoryCommit } from '../../__fixtures__/history.js'
 
 useDiscoveryWorld('discovery-releases')
-
-interface Project {
-  history: HistoryCommit[]
-  pulls: SeedPull[]
-  /** tag name to commit id */
-  tags: Record<string, string>
-}
-
-/** Pushes `tag` and runs the step, with the history (git) or without (compare). */
-async function pushTag(
-  name: string,
-  project: Project,
-  tag: string,
-  withHistory: boolean,
-  inputs: Record<string, string> = {},
-  /** run on the checkout once written (tags git alone can make) */
-  prepare?: (repoDir: string) => void
-): Promise<ActionRun> {
-  const repoDir = join(dir, `${name}-${withHistory ? 'git' : 'compare'}`)
-  const shas = writeRepository(repoDir, project.history, project.tags[tag] as string, project.tags)
-  prepare?.(repoDir)
-  emulator.reset()
-  emulator.seed({
-    pulls: { [REPO]: project.pulls },
-    commits: { [REPO]: seedCommits(project.history, shas) },
-    tags: {
-      [REPO]: Object.fromEntries(
-        Object.entries(project.tags).map(([t, id]) => [t, shas[id] as string])
-      )
-    }
-  })
-  return runLabels(
-    inputs,
-    tagPush(tag, shas[project.tags[tag] as string], withHistory ? repoDir : undefined)
-  )
-}
 
 /**
  * Release branches: `main` carries only development tags (`dev-v3.0.0`, far back); releases

@@ -143,7 +143,19 @@ export async function pullsOfRange(
     const owner = merge === undefined ? undefined : merged.get(refs.get(merge)?.number ?? 0)
     const into = pull.base?.ref
     const branch = owner?.head?.ref
-    if (ref.kind === 'squash' && owner && owner !== pull && into && branch && into !== branch) {
+    // A `(#N)` on a branch whose pull request N went into another branch is a subject that
+    // quotes N, unless the merge button made the commit: then it is N's own squash commit, which
+    // the branch took from the branch N went into (a hotfix cut from `develop`), and N shipped.
+    const made = MERGE_BUTTON.test(commit.committer ?? '')
+    if (
+      ref.kind === 'squash' &&
+      !made &&
+      owner &&
+      owner !== pull &&
+      into &&
+      branch &&
+      into !== branch
+    ) {
       offBranch.set(
         ref.number,
         `#${owner.number} (${branch}), but #${ref.number} went into ${into}`
