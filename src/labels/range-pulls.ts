@@ -143,10 +143,12 @@ export async function pullsOfRange(
     const owner = merge === undefined ? undefined : merged.get(refs.get(merge)?.number ?? 0)
     const into = pull.base?.ref
     const branch = owner?.head?.ref
-    // A `(#N)` on a branch whose pull request N went into another branch is a subject that
-    // quotes N, unless the merge button made the commit: then it is N's own squash commit, which
-    // the branch took from the branch N went into (a hotfix cut from `develop`), and N shipped.
+    // A `(#N)` on a branch whose pull request N went into the branch this one merges into (the
+    // main line, where N's own commit is) quotes N. N went into a third branch: the commit was
+    // taken from it (a hotfix cut from `develop`, a fix cherry-picked from `dev` into a release
+    // branch), and N shipped; so it did when the merge button made the commit (N's own).
     const made = MERGE_BUTTON.test(commit.committer ?? '')
+    const mainLine = owner?.base?.ref
     if (
       ref.kind === 'squash' &&
       !made &&
@@ -154,7 +156,8 @@ export async function pullsOfRange(
       owner !== pull &&
       into &&
       branch &&
-      into !== branch
+      into !== branch &&
+      (mainLine === undefined || into === mainLine)
     ) {
       offBranch.set(
         ref.number,

@@ -20,9 +20,11 @@ export interface Version {
   pre: (string | number)[]
 }
 
-// A prefix that does not end in a digit or a dot, two to four numbers, a pre-release, build metadata.
+// A prefix that does not end in a digit or a dot, two to four numbers, a pre-release (after a
+// `-`, or straight after the numbers when it starts with a letter: `1.7rc1`, `2024.9.0b1`, as
+// Python projects tag), build metadata.
 const VERSION =
-  /^((?:.*[^\d.])?)(\d+(?:\.\d+){1,3})(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z.-]+)?$/
+  /^((?:.*[^\d.])?)(\d+(?:\.\d+){1,3})(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)|([A-Za-z][0-9A-Za-z-]*(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z.-]+)?$/
 
 /** The version a tag names, or undefined when it names none. */
 export function parseVersion(name: string): Version | undefined {
@@ -30,7 +32,7 @@ export function parseVersion(name: string): Version | undefined {
   if (!match) return undefined
   const core = (match[2] as string).split('.').map(Number)
   if (!core.every(Number.isSafeInteger)) return undefined
-  const pre = (match[3] ?? '')
+  const pre = (match[3] ?? match[4] ?? '')
     .split('.')
     .filter(part => part !== '')
     .map(part => (/^\d+$/.test(part) && Number.isSafeInteger(Number(part)) ? Number(part) : part))
@@ -88,7 +90,8 @@ export interface Previous {
  * The previous release of `current` among `names`, of its form: for a final release the highest
  * final release below it (its release candidates, betas and alphas are skipped), for a
  * pre-release the highest version below it, pre-release or final. Among tags of one version
- * (`v1.2.3+a`, `v1.2.3+b`, `v6.1` and `v6.1.0`) the first by name. Undefined when none is below.
+ * (`v6.1` and `v6.1.0`; `v1.2.3+a` and `v1.2.3+b`) the one that writes more numbers, then the
+ * first by name. Undefined when none is below.
  */
 export function previousRelease(current: Version, names: string[]): Previous | undefined {
   const final = isFinal(current)
@@ -101,8 +104,7 @@ export function previousRelease(current: Version, names: string[]): Previous | u
     if (compareVersions(version, current) >= 0) continue
     below.push(version)
     if (final && !isFinal(version)) continue
-    const order = best ? compareVersions(version, best) : 1
-    if (!best || order > 0 || (order === 0 && version.name < best.name)) best = version
+    if (!best || ahead(version, best)) best = version
   }
   if (!best) return undefined
   const from = best
@@ -114,6 +116,17 @@ export function previousRelease(current: Version, names: string[]): Previous | u
     .filter(name => !parseVersion(name) && sortsBetween(name, from, current))
     .sort(naturalOrder)
   return { name: from.name, skipped, notVersions }
+}
+
+/**
+ * Whether `a` is to be taken before `b`: a higher version; of one version (`v6.1` and `v6.1.0`,
+ * `v1.2.3+a` and `v1.2.3+b`) the one that writes more numbers, then the first by name.
+ */
+function ahead(a: Version, b: Version): boolean {
+  const order = compareVersions(a, b)
+  if (order !== 0) return order > 0
+  if (a.core.length !== b.core.length) return a.core.length > b.core.length
+  return a.name < b.name
 }
 
 /**
