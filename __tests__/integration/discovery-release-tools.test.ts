@@ -231,6 +231,40 @@ describe('a hotfix branch cut from develop owns only what it adds over main', ()
   })
 })
 
+/**
+ * esphome's and prometheus's releases: fixes merged into `dev`, then cherry-picked by hand onto a
+ * bump branch merged into the release branch by a pull request. Each fix's `(#N)` counts: N
+ * went into `dev`, not into the release branch, so the subject is N's change taken along, not a
+ * quote of a pull request whose own commit is on the release branch.
+ */
+const BUMP: Project = {
+  history: [
+    START,
+    { id: 'd1', message: 'Fix the sensor (#1)', parents: ['start'], committer: BUTTON },
+    { id: 'b1', message: 'Fix the sensor (#1)', parents: ['start'] },
+    {
+      id: 'bump',
+      message: 'Merge pull request #5 from acme/bump-1.0.1\n\n1.0.1',
+      parents: ['start', 'b1'],
+      committer: BUTTON
+    }
+  ],
+  pulls: [
+    { number: 1, base_ref: 'dev', head_ref: 'sensor' },
+    { number: 5, base_ref: 'release', head_ref: 'bump-1.0.1' }
+  ],
+  tags: { 'v1.0.0': 'start', 'v1.0.1': 'bump' }
+}
+
+describe('a fix cherry-picked from dev onto a release branch counts', () => {
+  test.each(BOTH)('by its subject, %s', async (_n, withHistory) => {
+    const run = await pushTag('bump', BUMP, 'v1.0.1', withHistory)
+    expect(run.code).toBe(0)
+    expect(warnings(run)).toEqual([])
+    expect(labeled()).toEqual([1, 5])
+  })
+})
+
 describe('a range from the previous release that holds no commit', () => {
   test.each(BOTH)('warns, naming the tag taken, %s', async (_n, withHistory) => {
     const project: Project = {

@@ -19,7 +19,18 @@ test('tags of the forms v1.2.3, 1.2.3, app-v1.2.3, v6.1 and 2022.06.22.1 name ve
   expect(v('api2-v1.0.0').prefix).toBe('api2-v')
   expect(v('v6.1')).toMatchObject({ prefix: 'v', core: [6, 1], pre: [] })
   expect(v('2022.06.22.1')).toMatchObject({ prefix: '', core: [2022, 6, 22, 1] })
-  for (const name of ['v1', 'nightly', 'v1.2.3.4.5', 'v1.2.3-', 'release-3.x', '1.2.3-beta..1'])
+  // A pre-release straight after the numbers, as Python projects and jq tag.
+  expect(v('jq-1.7rc1')).toMatchObject({ prefix: 'jq-', core: [1, 7], pre: ['rc1'] })
+  expect(v('2024.9.0b2')).toMatchObject({ prefix: '', core: [2024, 9, 0], pre: ['b2'] })
+  for (const name of [
+    'v1',
+    'nightly',
+    'v1.2.3.4.5',
+    'v1.2.3-',
+    'release-3.x',
+    '1.2.3-beta..1',
+    '1.2.3_1'
+  ])
     expect(parseVersion(name)).toBeUndefined()
 })
 
@@ -88,8 +99,16 @@ test('two-number tags are versions: v6.1 is 6.1.0; date tags order by their four
   expect(previous('v6.1.2', tags)).toBe('v6.1.1')
   expect(previous('v6.0.1', tags)).toBe('v6.0')
   expect(previous('v6.2', tags)).toBe('v6.1.1')
-  // v6.1 and v6.1.0 are one version: the first by name.
-  expect(previous('v6.2.0', ['v6.1.0', 'v6.1'])).toBe('v6.1')
+  // v6.1 and v6.1.0 are one version: the one that writes more numbers (tauri-v2.0.0, not tauri-v2.0).
+  expect(previous('v6.2.0', ['v6.1', 'v6.1.0'])).toBe('v6.1.0')
+  expect(previous('tauri-v2.0.1', ['tauri-v2.0', 'tauri-v2.0.0'])).toBe('tauri-v2.0.0')
+  // jq and esphome: finals skip the release candidates written without a `-`.
+  expect(previousRelease(v('jq-1.7'), ['jq-1.6', 'jq-1.7rc1', 'jq-1.7rc2'])).toEqual({
+    name: 'jq-1.6',
+    skipped: ['jq-1.7rc1', 'jq-1.7rc2'],
+    notVersions: []
+  })
+  expect(previous('2024.9.0b2', ['2024.8.3', '2024.9.0b1'])).toBe('2024.9.0b1')
   const dates = ['2022.06.21', '2022.06.22', '2022.06.22.1', '2022.06.22.2']
   expect(previous('2022.06.22.1', dates)).toBe('2022.06.22')
   expect(previous('2022.06.22.2', dates)).toBe('2022.06.22.1')

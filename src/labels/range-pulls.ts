@@ -128,6 +128,17 @@ export async function pullsOfRange(
     }
     return undefined
   }
+  /** The branches the merges above a commit went into, or undefined when one of them is unknown. */
+  const basesAbove = (sha: string): Set<string> | undefined => {
+    const bases = new Set<string>()
+    for (let m = shape.mergeOf.get(sha); m !== undefined; m = shape.mergeOf.get(m)) {
+      const by = merged.get(refs.get(m)?.number ?? 0)
+      if (!by) continue
+      if (by.base?.ref === undefined) return undefined
+      bases.add(by.base.ref)
+    }
+    return bases
+  }
   const forkNumbers = new Map<number, number>()
   for (const commit of commits) {
     const ref = refs.get(commit.sha)
@@ -143,12 +154,13 @@ export async function pullsOfRange(
     const owner = merge === undefined ? undefined : merged.get(refs.get(merge)?.number ?? 0)
     const into = pull.base?.ref
     const branch = owner?.head?.ref
-    // A `(#N)` on a branch whose pull request N went into the branch this one merges into (the
-    // main line, where N's own commit is) quotes N. N went into a third branch: the commit was
-    // taken from it (a hotfix cut from `develop`, a fix cherry-picked from `dev` into a release
-    // branch), and N shipped; so it did when the merge button made the commit (N's own).
+    // A `(#N)` on a branch whose pull request N went into a branch this one merges into, at any
+    // level (`develop`, then `main`, where N's own commit is), quotes N. N went into a third
+    // branch: the commit was taken from it (a hotfix cut from `develop`, a fix cherry-picked from
+    // `dev` into a release branch), and N shipped; so it did when the merge button made the
+    // commit (N's own).
     const made = MERGE_BUTTON.test(commit.committer ?? '')
-    const mainLine = owner?.base?.ref
+    const above = basesAbove(commit.sha)
     if (
       ref.kind === 'squash' &&
       !made &&
@@ -157,7 +169,7 @@ export async function pullsOfRange(
       into &&
       branch &&
       into !== branch &&
-      (mainLine === undefined || into === mainLine)
+      (above === undefined || above.has(into))
     ) {
       offBranch.set(
         ref.number,
