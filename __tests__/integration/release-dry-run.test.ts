@@ -1,3 +1,5 @@
+// Over 300 lines: the git server (git http-backend behind a token check) and the job runner are
+// this file's alone, and the four releases share one remote's history.
 /**
  * A dry run of the release job (.github/workflows/release.yml) against a remote that refuses what
  * GitHub refuses: its steps' `run:` in order, in bash, as the runner runs them (a failed step ends
