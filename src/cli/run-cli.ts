@@ -3,7 +3,7 @@ import { Cancellation } from '../client/cancel.js'
 import type { Log } from '../client/log.js'
 import { cliLog } from '../stdio-writer.js'
 import { NO_TOKEN } from '../inputs/connection.js'
-import { FIX_HISTORY } from '../labels/read-range.js'
+import { FIX_HISTORY, FIX_SHALLOW } from '../labels/read-range.js'
 import { InputError, NOTHING_TO_DO, parseInputs, type Inputs } from '../parse-inputs.js'
 import { failureReport, toOutputs } from '../report.js'
 import { firstLineOf, resultAfterBug, type RunResult } from '../result.js'
@@ -131,10 +131,7 @@ const PIPELINE_ADVICE: ReadonlyArray<readonly [string, string]> = [
     'fetch the history into the checkout (`git fetch --unshallow --tags`), or set `--since` to ' +
       'the previous release'
   ],
-  [
-    'Check out the history with `fetch-depth: 0` on actions/checkout',
-    'Fetch the history into the checkout (`git fetch --unshallow --tags`)'
-  ],
+  [FIX_SHALLOW, 'Fetch the history into the checkout (`git fetch --unshallow --tags`)'],
   ['`since` must name', '`--since` must name']
 ]
 
