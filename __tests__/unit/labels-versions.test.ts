@@ -89,6 +89,7 @@ test('a final release starts at the previous final release, its release candidat
   })
   // Only pre-releases: none is a final release below a final one.
   expect(previous('v1.0.0', ['v1.0.0-rc.1', 'v1.0.0-rc.2'])).toBeUndefined()
+  expect(previousRelease(v('v1.0.0'), ['v2.0.0'])).toBeUndefined()
   // rc2 before rc10, as projects that tag rc1 ... rc10 mean.
   expect(previous('v2.0.0-rc10', ['v2.0.0-rc2', 'v2.0.0-rc9', 'v1.9.0'])).toBe('v2.0.0-rc9')
 })
@@ -134,4 +135,25 @@ test('a `v` before the numbers is optional: one form, whichever tags carry it (e
   expect(previous('V4.22.2', tags)).toBe('v4.22.1')
   expect(previous('app-v4.1.0', tags)).toBe('app-4.0.0')
   expect(previous('dev-4.1.0', tags)).toBeUndefined()
+})
+
+test('conventions of other ecosystems: second builds, capital pre-releases, Java qualifiers', () => {
+  // k3s and rke2: a second build of one version starts at the first.
+  expect(previous('v1.28.3+k3s2', ['v1.28.2+k3s1', 'v1.28.3+k3s1'])).toBe('v1.28.3+k3s1')
+  expect(previous('v1.28.3+k3s1', ['v1.28.2+k3s1', 'v1.28.3+k3s2'])).toBe('v1.28.2+k3s1')
+  // Composer: alpha before RC, whatever the case.
+  expect(previous('2.0.0-RC1', ['1.10.0', '2.0.0-alpha1', '2.0.0-alpha3'])).toBe('2.0.0-alpha3')
+  // JBoss: .CR1 is a pre-release, .Final a final release.
+  expect(v('6.4.0.Final')).toMatchObject({ core: [6, 4, 0], pre: [] })
+  expect(v('6.4.0.CR1')).toMatchObject({ core: [6, 4, 0], pre: ['CR1'] })
+  expect(previousRelease(v('6.4.0.Final'), ['6.3.0.Final', '6.4.0.CR1'])).toEqual({
+    name: '6.3.0.Final',
+    skipped: ['6.4.0.CR1'],
+    notVersions: []
+  })
+  // A first final release after its pre-releases: nothing to count from, the pre-releases said.
+  expect(previousRelease(v('v1.0.0'), ['v1.0.0-beta.1', 'v1.0.0-rc.1'])).toEqual({
+    skipped: ['v1.0.0-beta.1', 'v1.0.0-rc.1'],
+    notVersions: []
+  })
 })

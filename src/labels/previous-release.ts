@@ -34,7 +34,15 @@ export async function previousRelease(
     const tags = await range.tagNames()
     if ('warning' in tags) return { notes: [], warnings: [`${what}: ${tags.warning}`] }
     const previous = byVersion(version, tags.names.filter(isSafeRef))
-    if (previous !== undefined) {
+    if (previous !== undefined && previous.name === undefined) {
+      // A first final release after its pre-releases: nothing release tools would count from.
+      const warning =
+        `${what}: found no pull requests, because ${tag} is the first final release of the form ` +
+        `${formOf(version)} (below it only pre-releases, skipped: ${andMore(previous.skipped)}): ` +
+        'set `since` to the ref or sha to start from (the first commit, for everything it ships)'
+      return { notes: [], warnings: [warning] }
+    }
+    if (previous?.name !== undefined) {
       const kind = isFinal(version) ? 'final release' : 'tag'
       const notes = [
         `${what}: previous release ${previous.name} by version order (the highest ${kind} of ` +

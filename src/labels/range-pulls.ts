@@ -155,15 +155,13 @@ export async function pullsOfRange(
     const into = pull.base?.ref
     const branch = owner?.head?.ref
     // A `(#N)` on a branch whose pull request N went into a branch this one merges into, at any
-    // level (`develop`, then `main`, where N's own commit is), quotes N. N went into a third
-    // branch: the commit was taken from it (a hotfix cut from `develop`, a fix cherry-picked from
-    // `dev` into a release branch), and N shipped; so it did when the merge button made the
-    // commit (N's own).
-    const made = MERGE_BUTTON.test(commit.committer ?? '')
+    // level (`develop`, then `main`, where N's own commit is), quotes N, even when the merge
+    // button made it (an upstream's squash commits merged into a fork number the upstream's pull
+    // requests). N went into a third branch: the commit was taken from it (a hotfix cut from
+    // `develop`, a fix cherry-picked from `dev` into a release branch), and N shipped.
     const above = basesAbove(commit.sha)
     if (
       ref.kind === 'squash' &&
-      !made &&
       owner &&
       owner !== pull &&
       into &&

@@ -2,7 +2,8 @@
 
 /**
  * What a commit subject says about the pull request that made the commit: `merge` for GitHub's
- * merge-commit subject `Merge pull request #12 from owner/branch`, `squash` for `Title (#12)`
+ * merge-commit subject `Merge pull request #12 from owner/branch` (and bors's `Auto merge of #12 -
+ * ...`, `Rollup merge of #12 - ...`), `squash` for `Title (#12)`
  * (squash merges; also any subject that ends so). Only the first line counts.
  */
 export interface SubjectReference {
@@ -12,10 +13,14 @@ export interface SubjectReference {
 
 export function pullReferenceFromSubject(message: string): SubjectReference | undefined {
   const subject = (message.split('\n')[0] ?? '').trim()
-  const merge = /^Merge pull request #(\d+) from \S/.exec(subject)
+  // GitHub's merge button, and bors/homu's (`Auto merge of #20 - bors:rollup, r=...`, and the
+  // pull requests of a rollup: `Rollup merge of #11 - user:branch, r=...`).
+  const merge = /^(?:Merge pull request #(\d+) from \S|(?:Auto|Rollup) merge of #(\d+) - \S)/.exec(
+    subject
+  )
   const match = merge ?? /\(#(\d+)\)$/.exec(subject)
   if (!match) return undefined
-  const n = Number(match[1])
+  const n = Number(match[1] ?? match[2])
   if (!Number.isSafeInteger(n) || n <= 0) return undefined
   return { number: n, kind: merge ? 'merge' : 'squash' }
 }

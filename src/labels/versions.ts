@@ -18,13 +18,18 @@ export interface Version {
   core: number[]
   /** the pre-release identifiers (`beta.3` is `['beta', 3]`); empty for a final release */
   pre: (string | number)[]
+  /** the build metadata after `+` (`k3s2` of `v1.28.3+k3s2`), or empty */
+  build: string
 }
 
 // A prefix that does not end in a digit or a dot, two to four numbers, a pre-release (after a
-// `-`, or straight after the numbers when it starts with a letter: `1.7rc1`, `2024.9.0b1`, as
-// Python projects tag), build metadata.
+// `-`; straight after the numbers when it starts with a letter: `1.7rc1`, `2024.9.0b1`, as Python
+// projects tag; or a Java qualifier after a dot: `6.4.0.CR1`, `6.4.0.Final`), build metadata.
 const VERSION =
-  /^((?:.*[^\d.])?)(\d+(?:\.\d+){1,3})(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)|([A-Za-z][0-9A-Za-z-]*(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z.-]+)?$/
+  /^((?:.*[^\d.])?)(\d+(?:\.\d+){1,3})(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)|([A-Za-z][0-9A-Za-z-]*(?:\.[0-9A-Za-z-]+)*)|\.((?:final|release|ga|cr\d*|rc\d*|m\d+|alpha\d*|beta\d*)))?(?:\+([0-9A-Za-z.-]+))?$/i
+
+/** The Java qualifiers that name a final release (`6.4.0.Final`, `5.1.0.RELEASE`). */
+const FINAL_QUALIFIER = /^(final|release|ga)$/i
 
 /** The version a tag names, or undefined when it names none. */
 export function parseVersion(name: string): Version | undefined {
@@ -32,11 +37,12 @@ export function parseVersion(name: string): Version | undefined {
   if (!match) return undefined
   const core = (match[2] as string).split('.').map(Number)
   if (!core.every(Number.isSafeInteger)) return undefined
-  const pre = (match[3] ?? match[4] ?? '')
+  const qualifier = match[5] !== undefined && FINAL_QUALIFIER.test(match[5]) ? '' : match[5]
+  const pre = (match[3] ?? match[4] ?? qualifier ?? '')
     .split('.')
     .filter(part => part !== '')
     .map(part => (/^\d+$/.test(part) && Number.isSafeInteger(Number(part)) ? Number(part) : part))
-  return { name, prefix: match[1] ?? '', core, pre }
+  return { name, prefix: match[1] ?? '', core, pre, build: match[6] ?? '' }
 }
 
 export function isFinal(version: Version): boolean {
@@ -59,15 +65,19 @@ export function compareVersions(a: Version, b: Version): number {
 }
 
 /**
- * Numeric identifiers come before alphanumeric ones, which compare in ASCII order, except that
- * one ending in a number compares that number as a number against another of the same letters:
- * `rc2` before `rc10`, as the projects that tag `rc1` ... `rc10` mean.
+ * Numeric identifiers come before alphanumeric ones, which compare in ASCII order whatever their
+ * case (`alpha3` before `RC1`, as Composer tags), except that one ending in a number compares that
+ * number as a number against another of the same letters: `rc2` before `rc10`, as the projects
+ * that tag `rc1` ... `rc10` mean.
  */
-function compareIdentifiers(x: string | number, y: string | number): number {
-  if (x === y) return 0
-  if (typeof x === 'number' && typeof y === 'number') return x - y
-  if (typeof x === 'number') return -1
-  if (typeof y === 'number') return 1
+function compareIdentifiers(a: string | number, b: string | number): number {
+  if (a === b) return 0
+  if (typeof a === 'number' && typeof b === 'number') return a - b
+  if (typeof a === 'number') return -1
+  if (typeof b === 'number') return 1
+  const x = a.toLowerCase()
+  const y = b.toLowerCase()
+  if (x === y) return a < b ? -1 : 1
   const mx = /^(.*?)(\d+)$/.exec(x)
   const my = /^(.*?)(\d+)$/.exec(y)
   if (mx && my && mx[1] === my[1]) {
@@ -78,8 +88,8 @@ function compareIdentifiers(x: string | number, y: string | number): number {
 }
 
 export interface Previous {
-  /** the tag the range starts from */
-  name: string
+  /** the tag the range starts from; none for a first final release after its pre-releases */
+  name?: string
   /** the pre-releases of the form between it and the current tag, passed over (a final release) */
   skipped: string[]
   /** tags of the form that name no version and sort between the two, passed over */
@@ -90,8 +100,9 @@ export interface Previous {
  * The previous release of `current` among `names`, of its form: for a final release the highest
  * final release below it (its release candidates, betas and alphas are skipped), for a
  * pre-release the highest version below it, pre-release or final. Among tags of one version
- * (`v6.1` and `v6.1.0`; `v1.2.3+a` and `v1.2.3+b`) the one that writes more numbers, then the
- * first by name. Undefined when none is below.
+ * (`v6.1` and `v6.1.0`; `v1.2.3+k3s1` and `v1.2.3+k3s2`) the one that writes more numbers, then
+ * the later build, then the first by name. Undefined when no tag of the form is below; without
+ * a name when a final release has only pre-releases below it (its first).
  */
 export function previousRelease(current: Version, names: string[]): Previous | undefined {
   const final = isFinal(current)
@@ -100,18 +111,18 @@ export function previousRelease(current: Version, names: string[]): Previous | u
   let best: Version | undefined
   for (const name of names) {
     const version = parseVersion(name)
-    if (!version || formKey(version) !== form) continue
-    if (compareVersions(version, current) >= 0) continue
+    if (!version || formKey(version) !== form || !isBelow(version, current)) continue
     below.push(version)
     if (final && !isFinal(version)) continue
     if (!best || ahead(version, best)) best = version
   }
-  if (!best) return undefined
+  if (below.length === 0) return undefined
   const from = best
   const skipped = below
-    .filter(v => !isFinal(v) && compareVersions(v, from) > 0)
+    .filter(v => !isFinal(v) && (!from || compareVersions(v, from) > 0))
     .sort(compareVersions)
     .map(v => v.name)
+  if (!from) return { skipped, notVersions: [] }
   const notVersions = names
     .filter(name => !parseVersion(name) && sortsBetween(name, from, current))
     .sort(naturalOrder)
@@ -119,13 +130,28 @@ export function previousRelease(current: Version, names: string[]): Previous | u
 }
 
 /**
+ * Whether `version` comes before `current`: a lower version, or the same one built before
+ * (`v1.28.3+k3s1` before `v1.28.3+k3s2`: a second build of one version, as k3s and rke2 tag).
+ */
+function isBelow(version: Version, current: Version): boolean {
+  const order = compareVersions(version, current)
+  if (order !== 0) return order < 0
+  return (
+    current.build !== '' && version.build !== '' && naturalOrder(version.build, current.build) < 0
+  )
+}
+
+/**
  * Whether `a` is to be taken before `b`: a higher version; of one version (`v6.1` and `v6.1.0`,
- * `v1.2.3+a` and `v1.2.3+b`) the one that writes more numbers, then the first by name.
+ * `v1.2.3+k3s1` and `v1.2.3+k3s2`) the one that writes more numbers, then the later build, then
+ * the first by name.
  */
 function ahead(a: Version, b: Version): boolean {
   const order = compareVersions(a, b)
   if (order !== 0) return order > 0
   if (a.core.length !== b.core.length) return a.core.length > b.core.length
+  const build = naturalOrder(a.build, b.build)
+  if (build !== 0) return build > 0
   return a.name < b.name
 }
 
