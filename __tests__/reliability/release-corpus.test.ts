@@ -1,0 +1,141 @@
+/**
+ * The release corpus: the commit graphs of public repositories with different release
+ * conventions (__fixtures__/histories/, see its README), each release tag pushed without `since`
+ * on both paths: git on a real repository rebuilt from the graph (the checkout of
+ * `fetch-depth: 0`), and compare on the emulator seeded with the commits, the pull requests and
+ * the tags. Only the tags that existed when the tag was made are there. Each must label what a
+ * release manager lists, computed in __fixtures__/release-corpus.ts without src/labels: the
+ * pull requests the subjects of `git rev-list <previous release>..<tag>` name, where a final's
+ * previous release is the highest final below it of its form (release candidates skipped) and
+ * a prerelease's the highest tag below it.
+ *
+ * A failing tag says what differed (missing and extra numbers, per path) and which tag each
+ * path started from; the file's summary lists every failing tag. CORPUS_TAGS caps the tags per
+ * repository (the newest; default 12), CORPUS_REPORT names a file to write the summary to.
+ */
+import { execFileSync } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { seedCommits, writeRepository } from '../../__fixtures__/history.js'
+import { client, dir, emulator, useHistoryWorld } from '../../__fixtures__/history.js'
+import {
+  difference,
+  historyOf,
+  loadCorpora,
+  numberOf,
+  pullsOf,
+  releasesOf,
+  type Corpus,
+  type Release
+} from '../../__fixtures__/release-corpus.js'
+import { discoverPullRequests, type Discovery } from '../../src/labels/discover.js'
+
+const CAP = Number(process.env['CORPUS_TAGS'] ?? 12)
+const OWNER = 'corpus'
+
+useHistoryWorld('release-corpus')
+const failures: string[] = []
+let tested = 0
+afterAll(() => {
+  const summary =
+    `release corpus: ${tested} tags, ${failures.length} differ` +
+    failures.map(line => `\n  ${line}`).join('')
+  console.log(summary)
+  const file = process.env['CORPUS_REPORT']
+  if (file) writeFileSync(file, summary + '\n')
+})
+
+/** Which tag a path started from, as its first note says. */
+const startOf = (found: Discovery) =>
+  /previous (?:release|tag) ([^\s,]+)/.exec(found.notes[0] ?? '')?.[1] ??
+  (found.warnings[0] ? `none (${found.warnings[0].slice(0, 160)})` : 'none')
+
+describe.each(loadCorpora().map(corpus => [corpus.repo, corpus] as const))(
+  '%s',
+  (repo: string, corpus: Corpus) => {
+    const name = repo.replace('/', '-')
+    const commits = historyOf(corpus)
+    const pulls = pullsOf(corpus)
+    const releases = releasesOf(corpus).slice(-CAP)
+    let repoDir: string
+    let shas: Record<string, string>
+    const shaOf = (i: number) => shas[`c${i}`] as string
+
+    beforeAll(() => {
+      repoDir = join(dir, name)
+      const tags = Object.fromEntries(corpus.tags.map(([tag, commit]) => [tag, `c${commit}`]))
+      shas = writeRepository(repoDir, commits, `c${commits.length - 1}`, tags)
+    })
+
+    /** The repository's and the emulator's tags become those made by the time `release` was. */
+    const tagsOf = (release: Release) => {
+      const lines = corpus.tags.map(([tag]) =>
+        tag in release.tags
+          ? `update refs/tags/${tag} ${shaOf(release.tags[tag] as number)}`
+          : `delete refs/tags/${tag}`
+      )
+      execFileSync('git', ['update-ref', '--stdin'], {
+        cwd: repoDir,
+        input: lines.join('\n') + '\n'
+      })
+      emulator.reset()
+      emulator.seed({
+        pulls: { [`${OWNER}/${name}`]: pulls },
+        commits: { [`${OWNER}/${name}`]: seedCommits(commits, shas) },
+        tags: {
+          [`${OWNER}/${name}`]: Object.fromEntries(
+            Object.entries(release.tags).map(([tag, commit]) => [tag, shaOf(commit)])
+          )
+        }
+      })
+    }
+
+    /** What a release manager lists: the numbers the subjects of previous..tag name. */
+    const expected = (release: Release) => {
+      const bySha = new Map(corpus.commits.map((c, i) => [shaOf(i), c[4]]))
+      const range = execFileSync(
+        'git',
+        ['rev-list', `${shaOf(release.previousCommit)}..${shaOf(release.commit)}`],
+        { cwd: repoDir, encoding: 'utf8', maxBuffer: 1 << 26 }
+      )
+        .split('\n')
+        .filter(Boolean)
+      const numbers = new Set(range.flatMap(sha => numberOf(bySha.get(sha) ?? '') ?? []))
+      return { commits: range.length, numbers: [...numbers].sort((a, b) => a - b) }
+    }
+
+    test.each(releases.map(release => [release.tag, release] as const))(
+      '%s',
+      async (tag: string, release: Release) => {
+        tested++
+        const want = expected(release)
+        tagsOf(release)
+        const context = {
+          eventName: 'push',
+          payload: {},
+          sha: shaOf(release.commit),
+          ref: `refs/tags/${tag}`,
+          owner: OWNER,
+          repo: name
+        }
+        const byGit = await discoverPullRequests(client, { ...context, workspace: repoDir })
+        tagsOf(release)
+        const byCompare = await discoverPullRequests(client, context)
+        const git = difference(want.numbers, byGit.numbers)
+        const compare = difference(want.numbers, byCompare.numbers)
+        if (git || compare) {
+          const line =
+            `${repo} ${tag} (from ${release.previous}: ${want.commits} commits, ` +
+            `${want.numbers.length} pull requests): ` +
+            `git from ${startOf(byGit)}: ${git || 'same'}; ` +
+            (compare === git && startOf(byCompare) === startOf(byGit)
+              ? 'compare: the same'
+              : `compare from ${startOf(byCompare)}: ${compare || 'same'}`)
+          failures.push(line)
+          throw new Error(line)
+        }
+      },
+      120_000 // room for a loaded machine, not a timed assertion
+    )
+  }
+)
