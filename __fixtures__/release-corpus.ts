@@ -15,6 +15,8 @@ export const HISTORIES = fileURLToPath(new URL('./histories/', import.meta.url))
 
 export interface Corpus {
   repo: string
+  /** which tags are releases, to push (the other version tags are there, not pushed) */
+  releases: string
   source: Record<string, unknown>
   branches: string[]
   /** oldest first: [parent indexes, committer time, branch index, 1 when GitHub committed it, subject] */
@@ -129,20 +131,22 @@ export interface Release {
 
 /**
  * Each version tag with a previous release: a final's is the highest final below it of its
- * form, a prerelease's the highest tag below it of its form, among the tags made by then.
+ * form, a prerelease's the highest tag below it of its form, among the tags made by then (of
+ * two tags of one version, the one made last).
  */
 export function releasesOf(corpus: Corpus): Release[] {
   return corpus.tags.flatMap(([name, commit, time]) => {
     const version = versionOf(name)
     if (!version) return []
     const existing = corpus.tags.filter(([, , t]) => t <= time)
-    let best: { name: string; commit: number; version: Version } | undefined
-    for (const [other, otherCommit] of existing) {
+    let best: { name: string; commit: number; time: number; version: Version } | undefined
+    for (const [other, otherCommit, otherTime] of existing) {
       const v = versionOf(other)
       if (!v || v.form !== version.form || compareVersions(v, version) >= 0) continue
       if (!version.pre && v.pre) continue
-      if (!best || compareVersions(v, best.version) > 0)
-        best = { name: other, commit: otherCommit, version: v }
+      // of two tags of one version (`tauri-v2.0` and `tauri-v2.0.0`), the one made last
+      const order = best ? compareVersions(v, best.version) || otherTime - best.time : 1
+      if (order > 0) best = { name: other, commit: otherCommit, time: otherTime, version: v }
     }
     if (!best) return []
     return [

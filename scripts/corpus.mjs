@@ -12,7 +12,9 @@
  *
  * --last N      the newest N release tags (matching --tags, by tag date) and the previous
  *               release of each; every version tag created in that span is kept with its range
- * --tags REGEX  which tags are the repository's releases (default: any version tag)
+ * --tags REGEX  which tags are the repository's releases (default: any version tag); the test
+ *               pushes those (the other version tags of the window are there, not pushed)
+ * --until TAG   the window ends at TAG (default: the newest release tag)
  *
  * The window is the union of `git rev-list <previous>..<tag>` (plus both ends) over the kept
  * tags; parents outside it are dropped. The previous release of a tag is computed here as the
@@ -94,13 +96,16 @@ const tags = git(
     return commit ? [{ name, commit, time: Number(time) }] : []
   })
   .sort((a, b) => a.time - b.time || a.name.localeCompare(b.name))
-const releases = tags.filter(t => RELEASES.test(t.name) && parse(t.name))
+const until = option('--until', undefined)
+const last = until === undefined ? Infinity : tags.find(t => t.name === until)?.time
+if (last === undefined) throw new Error(`no tag ${until}`)
+const releases = tags.filter(t => RELEASES.test(t.name) && parse(t.name) && t.time <= last)
 const newest = releases.slice(-LAST)
 if (newest.length === 0) throw new Error('no release tags matched')
 const firstPrevious = newest.map(t => previousOf(t, tags)).filter(Boolean)
 const since = Math.min(...firstPrevious.map(t => t.time), newest[0].time)
-const until = newest[newest.length - 1].time
-const kept = tags.filter(t => t.time >= since && t.time <= until && parse(t.name))
+const end = newest[newest.length - 1].time
+const kept = tags.filter(t => t.time >= since && t.time <= end && parse(t.name))
 const pairs = kept.flatMap(t => {
   const previous = previousOf(t, tags)
   return previous ? [[previous, t]] : []
@@ -129,6 +134,9 @@ const index = new Map(records.map(([sha], i) => [sha, i]))
 // --- where each commit landed: the first-parent chains of the branches (the default branch
 // first), then, newest first, the second parent of each merge gets the branch its subject names
 const head = git('symbolic-ref', '--short', 'HEAD').trim()
+/** long-lived branches: their first-parent chains name commits before any topic branch's */
+const LONG_LIVED =
+  /^(develop|development|dev|devel|next|main|master|trunk|stable|beta|rc|minor|maint\S*|release\S*|hotfix\S*|\S+-stable|v?\d+(\.\d+)*(\.x)?)$/i
 const heads = git(
   'for-each-ref',
   '--sort=-committerdate',
@@ -136,7 +144,7 @@ const heads = git(
   'refs/heads'
 )
   .split('\n')
-  .filter(name => name && name !== head)
+  .filter(name => name && name !== head && LONG_LIVED.test(name))
   .slice(0, 100)
 const branches = []
 const branchIndex = name => {
@@ -163,7 +171,10 @@ const mergedBranch = subject => {
     /^Merge pull request #\d+ from [^/\s]+\/(\S+)/.exec(subject) ??
     /^Merge (?:remote-tracking )?branch '(?:origin\/)?([^']+)'/.exec(subject) ??
     /^Merge branch "(?:origin\/)?([^"]+)"/.exec(subject)
-  return m?.[1]
+  if (m) return m[1]
+  // a merge commit titled after its pull request (`Title (#N)`): the pull request's branch
+  const n = /.*\(#(\d+)\)/.exec(subject)?.[1]
+  return n === undefined ? undefined : `pull-${n}`
 }
 for (let i = records.length - 1; i >= 0; i--) {
   const [sha, , , , subject] = records[i]
@@ -184,12 +195,16 @@ for (let i = records.length - 1; i >= 0; i--) {
 // --- the pull requests the subjects name: `Merge pull request #N from owner/head` (its base
 // is where the merge landed), its last `(#N)` (its base is where the commit landed; the oldest)
 const pulls = new Map()
-for (const [sha, , , , subject] of records) {
+for (const [sha, parents, , , subject] of records) {
   const merge = /^Merge pull request #(\d+) from [^/\s]+\/(\S+)/.exec(subject)
   const squash = /.*\(#(\d+)\)/.exec(subject)
   const number = Number(merge?.[1] ?? squash?.[1] ?? NaN)
   if (!number || pulls.has(number)) continue
-  pulls.set(number, [number, landed.get(sha), merge ? merge[2] : `pull-${number}`])
+  // a merge commit's pull request came from the branch its second parent landed on
+  const second = parents.split(' ')[1]
+  const merged = second && index.has(second) ? branches[landed.get(second)] : undefined
+  const headRef = merge?.[2] ?? (merged && !merged.startsWith('(') ? merged : `pull-${number}`)
+  pulls.set(number, [number, landed.get(sha), headRef])
 }
 
 const commits = records.map(([, parents, time, email, subject]) => [
@@ -230,6 +245,7 @@ for (const [previous, tag] of pairs) {
 const mirrorHead = git('rev-parse', 'HEAD').trim()
 const fixture = {
   repo,
+  releases: RELEASES.source,
   source: {
     mirror: `github:${repo} at ${mirrorHead} (${head})`,
     made: new Date().toISOString().slice(0, 10),
