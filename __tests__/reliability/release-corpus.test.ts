@@ -11,11 +11,11 @@
  *
  * A failing tag says what differed (missing and extra numbers, per path) and which tag each
  * path started from; the file's summary lists every failing tag. CORPUS_TAGS caps the tags per
- * repository (the newest; default 12), CORPUS_REPORT names a file to write the summary to, and
+ * repository (the newest; default 12, `all` for every one), CORPUS_REPORT names a file to write the summary to, and
  * CORPUS_SINCE=1 sets `since` to the expected previous release (what is read in the right range).
  */
 import { execFileSync } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { seedCommits, writeRepository } from '../../__fixtures__/history.js'
 import { client, dir, emulator, useHistoryWorld } from '../../__fixtures__/history.js'
@@ -31,7 +31,8 @@ import {
 } from '../../__fixtures__/release-corpus.js'
 import { discoverPullRequests, type Discovery } from '../../src/labels/discover.js'
 
-const CAP = Number(process.env['CORPUS_TAGS'] ?? 12)
+const CAP =
+  process.env['CORPUS_TAGS'] === 'all' ? Infinity : Number(process.env['CORPUS_TAGS'] ?? 12)
 /** CORPUS_SINCE=1: `since` is the expected previous release, to tell its choice from the reading */
 const SINCE = process.env['CORPUS_SINCE'] === '1'
 const OWNER = 'corpus'
@@ -65,6 +66,8 @@ describe.each(loadCorpora().map(corpus => [corpus.repo, corpus] as const))(
       .slice(-CAP)
     let repoDir: string
     let shas: Record<string, string>
+    /** the packed-refs file's header and branches */
+    let heads: string[]
     const shaOf = (i: number) => shas[`c${i}`] as string
 
     const key = `${OWNER}/${name}`
@@ -72,6 +75,12 @@ describe.each(loadCorpora().map(corpus => [corpus.repo, corpus] as const))(
       repoDir = join(dir, name)
       const tags = Object.fromEntries(corpus.tags.map(([tag, commit]) => [tag, `c${commit}`]))
       shas = writeRepository(repoDir, commits, `c${commits.length - 1}`, tags)
+      execFileSync('git', ['pack-refs', '--all', '--prune'], { cwd: repoDir })
+      const packed = readFileSync(join(repoDir, '.git', 'packed-refs'), 'utf8').split('\n')
+      heads = [
+        '# pack-refs with: peeled fully-peeled',
+        ...packed.filter(line => /^[0-9a-f]+ refs\/heads\//.test(line))
+      ]
       emulator.reset()
       emulator.seed({
         pulls: { [key]: pulls },
@@ -81,19 +90,14 @@ describe.each(loadCorpora().map(corpus => [corpus.repo, corpus] as const))(
     })
 
     /**
-     * The tags become those made by the time `release` was: the repository's refs, and the
-     * service's tag list (reads change nothing else, so the emulator is seeded once).
+     * The tags become those made by the time `release` was: the repository's refs (its
+     * packed-refs file written whole: one update-ref of hundreds of tags takes longer than the
+     * push), and the service's tag list (reads change nothing else: the emulator is seeded once).
      */
     const tagsOf = (release: Release) => {
-      const lines = corpus.tags.map(([tag]) =>
-        tag in release.tags
-          ? `update refs/tags/${tag} ${shaOf(release.tags[tag] as number)}`
-          : `delete refs/tags/${tag}`
-      )
-      execFileSync('git', ['update-ref', '--stdin'], {
-        cwd: repoDir,
-        input: lines.join('\n') + '\n'
-      })
+      const packed = join(repoDir, '.git', 'packed-refs')
+      const lines = Object.entries(release.tags).map(([tag, c]) => `${shaOf(c)} refs/tags/${tag}`)
+      writeFileSync(packed, [...heads, ...lines].join('\n') + '\n')
       emulator.state.tagNames[key] = corpus.tags.map(([tag]) => tag).filter(t => t in release.tags)
     }
 
