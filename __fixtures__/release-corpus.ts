@@ -25,6 +25,8 @@ export interface Corpus {
   tags: [string, number, number][]
   /** [number, base branch index, head branch] */
   pulls: [number, number | null, string][]
+  /** [squash commit index, the commit of the same tree it squashed: its pull request's head] */
+  twins?: [number, number][]
 }
 
 export function loadCorpora(): Corpus[] {
@@ -65,6 +67,27 @@ export function pullsOf(corpus: Corpus): SeedPull[] {
     base_ref: base === null ? 'main' : (corpus.branches[base] ?? 'main'),
     head_ref: head
   }))
+}
+
+/**
+ * What a commit ships: its history, where a squash merge of a branch (a release pull request
+ * from `develop` squashed into `main`) stands for the branch it squashed. Returns the twins
+ * (pull request heads) reached, to name to `git rev-list` beside the commit.
+ */
+export function twinsShippedBy(corpus: Corpus, commit: number): number[] {
+  const twinOf = new Map(corpus.twins ?? [])
+  if (twinOf.size === 0) return []
+  const seen = new Set<number>()
+  const twins: number[] = []
+  for (const todo = [commit]; todo.length > 0;) {
+    const at = todo.pop() as number
+    if (seen.has(at)) continue
+    seen.add(at)
+    const twin = twinOf.get(at)
+    if (twin !== undefined) twins.push(twin)
+    todo.push(...(corpus.commits[at]?.[0] ?? []), ...(twin === undefined ? [] : [twin]))
+  }
+  return twins
 }
 
 // --- versions: a prefix, then 2 to 4 dot-separated numbers (`v6.1` is 6.1.0.0), then maybe a

@@ -123,7 +123,13 @@ for (const t of kept) window.add(t.commit)
 
 // Oldest first, parents before children; parents outside the window are dropped.
 const tips = [...new Set([...kept, ...pairs.map(([previous]) => previous)].map(t => t.commit))]
-const records = git('log', '--topo-order', '--format=%H%x00%P%x00%ct%x00%ce%x00%s', ...tips, '--')
+const records = git(
+  'log',
+  '--topo-order',
+  '--format=%H%x00%P%x00%ct%x00%ce%x00%s%x00%T',
+  ...tips,
+  '--'
+)
   .split('\n')
   .filter(Boolean)
   .map(line => line.split('\0'))
@@ -207,17 +213,50 @@ for (const [sha, parents, , , subject] of records) {
   pulls.set(number, [number, landed.get(sha), headRef])
 }
 
-const commits = records.map(([, parents, time, email, subject]) => [
+// --- squash merges of a branch (a release pull request from `develop` squashed into `main`):
+// a one-parent commit of a long-lived branch naming a pull request whose tree is that of an
+// older commit of another branch, not in its history: that commit was the pull request's head
+const byTree = new Map()
+records.forEach(([, , , , , tree], i) => byTree.set(tree, [...(byTree.get(tree) ?? []), i]))
+const twins = []
+/** the indexes of a commit's history in the window */
+const ancestry = i => {
+  const seen = new Set()
+  for (const todo = [i]; todo.length > 0;) {
+    const at = todo.pop()
+    if (seen.has(at)) continue
+    seen.add(at)
+    todo.push(...records[at][1].split(' ').flatMap(p => (index.has(p) ? [index.get(p)] : [])))
+  }
+  return seen
+}
+records.forEach(([sha, parents, time, , subject, tree], i) => {
+  if (parents.split(' ').length !== 1 || !/\(#\d+\)/.test(subject)) return
+  const parent = index.get(parents)
+  const twin = (byTree.get(tree) ?? [])
+    .filter(j => j !== i && j !== parent && Number(records[j][2]) <= Number(time))
+    .filter(j => landed.get(records[j][0]) !== landed.get(sha))
+    .at(-1)
+  const on = branches[landed.get(sha)]
+  const longLived = on === head || LONG_LIVED.test(on ?? '')
+  if (twin !== undefined && longLived && !ancestry(i).has(twin)) twins.push([i, twin])
+})
+for (const [i, twin] of twins) {
+  const n = Number(/.*\(#(\d+)\)/.exec(records[i][4])[1])
+  const pull = pulls.get(n)
+  if (pull && pull[2] === `pull-${n}`) pull[2] = branches[landed.get(records[twin][0])] ?? pull[2]
+}
+
+const commits = records.map(([sha, parents, time, email, subject]) => [
   parents
     .split(' ')
     .filter(p => index.has(p))
     .map(p => index.get(p)),
   Number(time),
-  0,
+  landed.get(sha),
   /^noreply@github\.com$/i.test(email) ? 1 : 0,
   subject
 ])
-records.forEach(([sha], i) => (commits[i][2] = landed.get(sha)))
 
 // --- how faithful the window is: each pair's range counted in the window and in the mirror
 const ancestors = i => {
@@ -260,13 +299,15 @@ const fixture = {
   /** [name, commit index, when it was made] */
   tags: tags.filter(t => index.has(t.commit)).map(t => [t.name, index.get(t.commit), t.time]),
   /** [number, base branch index, head branch] */
-  pulls: [...pulls.values()].sort((a, b) => a[0] - b[0])
+  pulls: [...pulls.values()].sort((a, b) => a[0] - b[0]),
+  /** [squash commit index, the commit of the same tree it squashed (its pull request's head)] */
+  twins
 }
 const json = JSON.stringify(fixture)
 process.stdout.write(gzipSync(json, { level: 9 }))
 process.stderr.write(
   `${repo}: ${commits.length} commits, ${fixture.tags.length} tags, ${pulls.size} pull requests, ` +
-    `${branches.length} branches, ${pairs.length} pairs` +
+    `${branches.length} branches, ${pairs.length} pairs, ${twins.length} squashed branches` +
     (unfaithful.length > 0 ? `; not faithful: ${unfaithful.join('; ')}` : '') +
     '\n'
 )

@@ -5,7 +5,8 @@
  * `fetch-depth: 0`), and compare on the emulator seeded with the commits, the pull requests and
  * the tags. Only the tags that existed when the tag was made are there. Each must label what a
  * release manager lists, computed in __fixtures__/release-corpus.ts without src/labels: the
- * pull requests the subjects of `git rev-list <previous release>..<tag>` name, where a final's
+ * pull requests the subjects of `git rev-list <previous release>..<tag>` name (a release pull
+ * request squash-merged from `develop` stands for the `develop` commit of its tree), where a final's
  * previous release is the highest final below it of its form (release candidates skipped) and
  * a prerelease's the highest tag below it.
  *
@@ -17,7 +18,7 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { seedCommits, writeRepository } from '../../__fixtures__/history.js'
+import { git, seedCommits, writeRepository } from '../../__fixtures__/history.js'
 import { client, dir, emulator, useHistoryWorld } from '../../__fixtures__/history.js'
 import {
   difference,
@@ -26,6 +27,7 @@ import {
   numberOf,
   pullsOf,
   releasesOf,
+  twinsShippedBy,
   type Corpus,
   type Release
 } from '../../__fixtures__/release-corpus.js'
@@ -81,6 +83,17 @@ describe.each(loadCorpora().map(corpus => [corpus.repo, corpus] as const))(
         '# pack-refs with: peeled fully-peeled',
         ...packed.filter(line => /^[0-9a-f]+ refs\/heads\//.test(line))
       ]
+      // a squashed branch's pull request lists the commits of its head not in its base
+      for (const [squash, twin] of corpus.twins ?? []) {
+        const pull = pulls.find(p => p.number === numberOf(corpus.commits[squash]?.[4] ?? ''))
+        const [parent] = corpus.commits[squash]?.[0] ?? []
+        if (!pull || parent === undefined) continue
+        pull.head_sha = shaOf(twin)
+        pull.merge_commit_sha = shaOf(squash)
+        pull.commits = git(repoDir, 'rev-list', '--reverse', shaOf(twin), `^${shaOf(parent)}`)
+          .split('\n')
+          .slice(0, 250) // the service lists 250 at most
+      }
       emulator.reset()
       emulator.seed({
         pulls: { [key]: pulls },
@@ -104,11 +117,14 @@ describe.each(loadCorpora().map(corpus => [corpus.repo, corpus] as const))(
     /** What a release manager lists: the numbers the subjects of previous..tag name. */
     const expected = (release: Release) => {
       const bySha = new Map(corpus.commits.map((c, i) => [shaOf(i), c[4]]))
-      const range = execFileSync(
-        'git',
-        ['rev-list', `${shaOf(release.previousCommit)}..${shaOf(release.commit)}`],
-        { cwd: repoDir, encoding: 'utf8', maxBuffer: 1 << 26 }
-      )
+      const [head, previous] = [release.commit, release.previousCommit]
+      const tips = [head, ...twinsShippedBy(corpus, head)].map(shaOf)
+      const before = [previous, ...twinsShippedBy(corpus, previous)].map(shaOf)
+      const range = execFileSync('git', ['rev-list', ...tips, '--not', ...before], {
+        cwd: repoDir,
+        encoding: 'utf8',
+        maxBuffer: 1 << 26
+      })
         .split('\n')
         .filter(Boolean)
       const numbers = new Set(range.flatMap(sha => numberOf(bySha.get(sha) ?? '') ?? []))
