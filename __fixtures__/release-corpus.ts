@@ -91,13 +91,14 @@ export function twinsShippedBy(corpus: Corpus, commit: number): number[] {
 }
 
 // --- versions: a prefix, then 2 to 4 dot-separated numbers (`v6.1` is 6.1.0.0), then maybe a
-// prerelease part (`-rc.1`, `rc1`, `b2`, `.beta1`); the prefix without a final `v` is the form
+// prerelease part (`-rc.1`, `rc1`, `b2`, `.beta1`, `-next.3`, `-alpha20260701`); the prefix without a final `v` is the form
 const VERSION =
-  /^((?:.*[^\d.])?)(\d+(?:\.\d+){1,3})(?:[-.~_]?((?:dev|alpha|beta|preview|pre|rc|a|b|c)[-.]?\d*(?:\.\d+)*))?$/i
+  /^((?:.*[^\d.])?)(\d+(?:\.\d+){1,3})(?:[-.~_]?((?:dev|alpha|next|beta|preview|pre|rc|a|b|c)[-.]?\d*(?:\.\d+)*))?$/i
 const RANK: Record<string, number> = {
   dev: 0,
   a: 1,
   alpha: 1,
+  next: 1.5,
   b: 2,
   beta: 2,
   pre: 2,

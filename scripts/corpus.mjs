@@ -45,8 +45,8 @@ const git = (...args) =>
 
 // --- versions: 2-4 numbers after a prefix, an optional prerelease part (the test has its own)
 const VERSION =
-  /^((?:.*[^\d.])?)(\d+(?:\.\d+){1,3})(?:[-.~_]?((?:dev|alpha|beta|preview|pre|rc|a|b|c)[-.]?\d*(?:\.\d+)*))?$/i
-const RANK = { dev: 0, a: 1, alpha: 1, b: 2, beta: 2, pre: 2, preview: 2, c: 3, rc: 3 }
+  /^((?:.*[^\d.])?)(\d+(?:\.\d+){1,3})(?:[-.~_]?((?:dev|alpha|next|beta|preview|pre|rc|a|b|c)[-.]?\d*(?:\.\d+)*))?$/i
+const RANK = { dev: 0, a: 1, alpha: 1, next: 1.5, b: 2, beta: 2, pre: 2, preview: 2, c: 3, rc: 3 }
 function parse(name) {
   const m = VERSION.exec(name)
   if (!m) return undefined

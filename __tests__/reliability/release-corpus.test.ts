@@ -28,7 +28,10 @@ import {
   pullsOf,
   releasesOf,
   twinsShippedBy,
+  versionOf,
+  compareVersions,
   type Corpus,
+  type Version,
   type Release
 } from '../../__fixtures__/release-corpus.js'
 import { discoverPullRequests, type Discovery } from '../../src/labels/discover.js'
@@ -53,8 +56,33 @@ afterAll(() => {
 
 /** Which tag a path started from, as its first note says. */
 const startOf = (found: Discovery) =>
+  (SINCE ? 'since' : undefined) ??
   /previous (?:release|tag) ([^\s,]+)/.exec(found.notes[0] ?? '')?.[1] ??
   (found.warnings[0] ? `none (${found.warnings[0].slice(0, 160)})` : 'none')
+
+test("the expectation's own version order: 2 to 4 numbers, prereleases before their final", () => {
+  const sort = (names: string[]) =>
+    [...names].sort((a, b) => compareVersions(versionOf(a) as Version, versionOf(b) as Version))
+  const sorted = [
+    ['jq-1.6', 'jq-1.7rc1', 'jq-1.7rc2', 'jq-1.7', 'jq-1.7.1'],
+    ['v6.0.6', 'v6.1', 'v6.1.1'],
+    ['2022.06.22', '2022.06.22.1', '2022.06.29'],
+    ['2024.8.3', '2024.9.0b1', '2024.9.0b4', '2024.9.0'],
+    ['v1.16.0-alpha20260701', 'v1.16.0-alpha20260715', 'v1.16.0-beta1', 'v1.16.0-rc1', 'v1.16.0'],
+    ['@changesets/cli@2.31.1', '@changesets/cli@3.0.0-next.12', '@changesets/cli@3.0.0'],
+    ['v3.12.0-rc.0', 'v3.12.0-rc.1', 'v3.12.0']
+  ]
+  for (const names of sorted) expect(sort([...names].reverse())).toEqual(names)
+  expect(versionOf('v6.1')).toEqual(versionOf('6.1.0'))
+  expect(versionOf('1.6rc2')?.form).not.toBe(versionOf('jq-1.6')?.form)
+  expect(versionOf('tauri-cli-v2.0.1')?.form).not.toBe(versionOf('tauri-v2.0.1')?.form)
+  expect(['latest', 'v1', 'v1.2.3.4.5', 'v0.25.3-ae3d4fec'].map(versionOf)).toEqual([
+    undefined,
+    undefined,
+    undefined,
+    undefined
+  ])
+})
 
 describe.each(loadCorpora().map(corpus => [corpus.repo, corpus] as const))(
   '%s',
