@@ -1,4 +1,7 @@
 #!/usr/bin/env node
+// Over 300 lines: one pass from a mirror to a fixture (tags, window, landed branches, pull
+// requests, squashed branches, the window's check) over the same records; split, each part
+// would take them all as arguments.
 /**
  * Writes one fixture of the release corpus (__fixtures__/histories/, read by
  * __tests__/reliability/release-corpus.test.ts): the commit graph of a public repository around
