@@ -174,8 +174,11 @@ describe.each(loadCorpora().map(corpus => [corpus.repo, corpus] as const))(
           repo: name,
           ...(SINCE ? { since: shaOf(release.previousCommit) } : {})
         }
-        const byGit = await discoverPullRequests(client, { ...context, workspace: repoDir })
-        const byCompare = await discoverPullRequests(client, context)
+        // both paths at once: they only read (the repository, the emulator)
+        const [byGit, byCompare] = await Promise.all([
+          discoverPullRequests(client, { ...context, workspace: repoDir }),
+          discoverPullRequests(client, context)
+        ])
         const git = difference(want.numbers, byGit.numbers)
         const compare = difference(want.numbers, byCompare.numbers)
         if (git || compare) {
