@@ -128,7 +128,7 @@ describe.each(loadCorpora().map(corpus => [corpus.repo, corpus] as const))(
         commits: { [key]: seedCommits(commits, shas) },
         tags: { [key]: Object.fromEntries(corpus.tags.map(([tag, c]) => [tag, shaOf(c)])) }
       })
-    })
+    }, 120_000) // room for a loaded machine, not a timed assertion
 
     /**
      * The tags become those made by the time `release` was: the repository's refs (its
