@@ -42,6 +42,17 @@ const CAP =
 const SINCE = process.env['CORPUS_SINCE'] === '1'
 const OWNER = 'corpus'
 
+/**
+ * The documented known limit (docs/labels.md, "A release pull request squash-merged from
+ * `develop`"): a branch not recreated from `main` after a squash-merged release lists the earlier
+ * releases' commits again, so their pull requests are labeled again. Such a tag may label more
+ * than it shipped, never less.
+ */
+const RELABELS_EARLIER_RELEASES = new Set([
+  'NOAA-GFDL/NDSL 2025.03.00',
+  'NOAA-GFDL/NDSL 2025.05.00'
+])
+
 useHistoryWorld('release-corpus')
 const failures: string[] = []
 let tested = 0
@@ -179,8 +190,9 @@ describe.each(loadCorpora().map(corpus => [corpus.repo, corpus] as const))(
           discoverPullRequests(client, { ...context, workspace: repoDir }),
           discoverPullRequests(client, context)
         ])
-        const git = difference(want.numbers, byGit.numbers)
-        const compare = difference(want.numbers, byCompare.numbers)
+        const known = RELABELS_EARLIER_RELEASES.has(`${repo} ${tag}`)
+        const git = difference(want.numbers, byGit.numbers, known)
+        const compare = difference(want.numbers, byCompare.numbers, known)
         if (git || compare) {
           const line =
             `${repo} ${tag} (from ${release.previous}: ${want.commits} commits, ` +
