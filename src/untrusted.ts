@@ -48,3 +48,41 @@ export function logLines(text: string): string {
 function neutralLine(line: string): string {
   return line.replace(/##\[/g, '##\\u005b').replace(/^(\s*)::/, '$1\\::')
 }
+
+/**
+ * Scripts whose letters look alike (`е` U+0435 is Cyrillic, `e` Latin; `ο` Greek, `o` Latin): a
+ * name that mixes them reads as another name. Mixing other scripts is ordinary (`deployed:本番`).
+ */
+const LOOKALIKE_SCRIPTS = [
+  ['Latin', /\p{Script=Latin}/u],
+  ['Greek', /\p{Script=Greek}/u],
+  ['Cyrillic', /\p{Script=Cyrillic}/u],
+  ['Armenian', /\p{Script=Armenian}/u],
+  ['Cherokee', /\p{Script=Cherokee}/u]
+] as const
+
+/**
+ * When `text` holds letters of more than one script whose letters look alike, what it mixes, in
+ * words: `Latin and Cyrillic (е U+0435)`, the letters of every script but the most used one
+ * named. Undefined when it mixes none.
+ */
+export function mixedScripts(text: string): string | undefined {
+  const letters = new Map<string, string[]>()
+  for (const char of text) {
+    const script = LOOKALIKE_SCRIPTS.find(([, pattern]) => pattern.test(char))?.[0]
+    if (script === undefined) continue
+    const list = letters.get(script) ?? []
+    list.push(char)
+    letters.set(script, list)
+  }
+  if (letters.size < 2) return undefined
+  const ranked = [...letters].sort((a, b) => b[1].length - a[1].length)
+  const [first, ...others] = ranked
+  const named = others.map(([script, chars]) => {
+    const shown = [...new Set(chars)]
+      .slice(0, 5)
+      .map(c => `${c} U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`)
+    return `${script} (${shown.join(', ')})`
+  })
+  return `${first?.[0]} and ${named.join(' and ')}`
+}
