@@ -23,7 +23,8 @@ import {
   updateLabel,
   type LabelFields
 } from '../service/labels.js'
-import { discoverLinkedIssues, discoverPullRequests, type DiscoveryContext } from './discover.js'
+import { discoverPullRequests, type DiscoveryContext } from './discover.js'
+import { discoverLinkedIssues } from './linked-issues.js'
 import { labelsOf, readIssue, type Pull } from '../service/pulls.js'
 import type { MergedTarget } from './lead-time.js'
 import { labelKey, type LabelInputs } from './inputs.js'
