@@ -1,8 +1,8 @@
 import { LABEL_INPUT_NAMES } from '../inputs/names.js'
 import type { InputProblem } from '../inputs/problems.js'
 import { MAX_LABELS_PER_ISSUE } from '../limits.js'
-import { mixedScripts } from '../untrusted.js'
-import { codePoints, hasControlCharacters, splitList, splitNames } from '../text.js'
+import { hasControlCharacters, mixedScripts } from '../untrusted.js'
+import { codePoints, splitList, splitNames } from '../text.js'
 
 export { LABEL_INPUT_NAMES }
 
