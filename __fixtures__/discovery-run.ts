@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { TOKEN, withEmulator } from './emulator.js'
-import type { Emulator } from '../emulator/index.js'
+import { seedCommits, writeRepository, type HistoryCommit } from './history.js'
+import type { Emulator, SeedPull } from '../emulator/index.js'
 import { runAction, type ActionRun, type RunContext } from '../scripts/run-action.js'
 
 export let emulator: Emulator
@@ -64,3 +65,43 @@ export const labeled = (repo = 'acme/web') =>
     .filter(issue => issue.labels.includes('deployed:production'))
     .map(issue => issue.number)
     .sort((a, b) => a - b)
+
+/** A project's history, its pull requests and its tags (tag name to commit id), for `pushTag`. */
+export interface Project {
+  history: HistoryCommit[]
+  pulls: SeedPull[]
+  tags: Record<string, string>
+}
+
+/**
+ * Writes `project` as a repository, seeds the emulator with it (commits, pull requests, the tag
+ * list) and pushes `tag`: with the history (git, `fetch-depth: 0`) or without (compare).
+ */
+export async function pushTag(
+  name: string,
+  project: Project,
+  tag: string,
+  withHistory: boolean,
+  inputs: Record<string, string> = {},
+  /** run on the checkout once written (tags git alone can make) */
+  prepare?: (repoDir: string) => void,
+  repo = 'acme/web'
+): Promise<ActionRun> {
+  const repoDir = join(dir, `${name}-${withHistory ? 'git' : 'compare'}`)
+  const shas = writeRepository(repoDir, project.history, project.tags[tag] as string, project.tags)
+  prepare?.(repoDir)
+  emulator.reset()
+  emulator.seed({
+    pulls: { [repo]: project.pulls },
+    commits: { [repo]: seedCommits(project.history, shas) },
+    tags: {
+      [repo]: Object.fromEntries(
+        Object.entries(project.tags).map(([t, id]) => [t, shas[id] as string])
+      )
+    }
+  })
+  return runLabels(
+    inputs,
+    tagPush(tag, shas[project.tags[tag] as string], withHistory ? repoDir : undefined)
+  )
+}

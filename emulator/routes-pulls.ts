@@ -70,7 +70,9 @@ function getPull(ctx: RouteContext): Reply {
   const raw = ctx.params.number ?? ''
   const issue = /^\d+$/.test(raw) ? findIssue(ctx.state, ctx.repo, Number(raw)) : undefined
   if (!issue?.pull || issue.deleted) throw notFound()
-  return { status: 200, body: pullJson(ctx, issue) }
+  // The full pull request (not the list forms) counts its commits; one when none were seeded.
+  const commits = Math.max(1, issue.pull.commits.length)
+  return { status: 200, body: { ...pullJson(ctx, issue), commits } }
 }
 
 /**

@@ -7,57 +7,11 @@
  * log names the tag taken, and a range larger than one release usually is warns.
  */
 import { execFileSync } from 'node:child_process'
-import { join } from 'node:path'
-import { dir, emulator, useDiscoveryWorld } from '../../__fixtures__/discovery-run.js'
-import { labeled, runLabels, tagPush, warnings } from '../../__fixtures__/discovery-run.js'
-import {
-  git,
-  seedCommits,
-  writeRepository,
-  type HistoryCommit
-} from '../../__fixtures__/history.js'
-import type { SeedPull } from '../../emulator/index.js'
-import type { ActionRun } from '../../scripts/run-action.js'
-
-const REPO = 'acme/web'
+import { useDiscoveryWorld } from '../../__fixtures__/discovery-run.js'
+import { labeled, pushTag, warnings, type Project } from '../../__fixtures__/discovery-run.js'
+import { git, type HistoryCommit } from '../../__fixtures__/history.js'
 
 useDiscoveryWorld('discovery-releases')
-
-interface Project {
-  history: HistoryCommit[]
-  pulls: SeedPull[]
-  /** tag name to commit id */
-  tags: Record<string, string>
-}
-
-/** Pushes `tag` and runs the step, with the history (git) or without (compare). */
-async function pushTag(
-  name: string,
-  project: Project,
-  tag: string,
-  withHistory: boolean,
-  inputs: Record<string, string> = {},
-  /** run on the checkout once written (tags git alone can make) */
-  prepare?: (repoDir: string) => void
-): Promise<ActionRun> {
-  const repoDir = join(dir, `${name}-${withHistory ? 'git' : 'compare'}`)
-  const shas = writeRepository(repoDir, project.history, project.tags[tag] as string, project.tags)
-  prepare?.(repoDir)
-  emulator.reset()
-  emulator.seed({
-    pulls: { [REPO]: project.pulls },
-    commits: { [REPO]: seedCommits(project.history, shas) },
-    tags: {
-      [REPO]: Object.fromEntries(
-        Object.entries(project.tags).map(([t, id]) => [t, shas[id] as string])
-      )
-    }
-  })
-  return runLabels(
-    inputs,
-    tagPush(tag, shas[project.tags[tag] as string], withHistory ? repoDir : undefined)
-  )
-}
 
 /**
  * Release branches: `main` carries only development tags (`dev-v3.0.0`, far back); releases
@@ -108,13 +62,34 @@ describe('release branches: pushing the next version labels exactly the pull req
     expect(run.code).toBe(0)
     expect(warnings(run)).toEqual([])
     expect(run.stdout).toContain(
-      'tag v3.19.0: previous release v3.19.0-rc.1 by version order (the highest tag of the form ' +
-        'v1.2.3 below v3.19.0, of 6 tags listed ' +
+      'tag v3.19.0: previous release v3.18.6 by version order (the highest final release of the ' +
+        'form v1.2.3 below v3.19.0, of 6 tags listed ' +
         (withHistory ? 'with git)' : 'by the service)')
     )
-    // From v3.19.0-rc.1: the fix cherry-picked after it.
-    expect(labeled()).toEqual([7])
+    expect(run.stdout).toContain(
+      'tag v3.19.0: pre-releases skipped, as a final release counts from the previous final ' +
+        'release: v3.19.0-rc.1'
+    )
+    // From v3.18.6, the release candidate skipped: all that shipped since 3.18, as release notes list it.
+    expect(labeled()).toEqual([3, 5, 6, 7])
   })
+
+  test.each([
+    ['with the history (git)', true],
+    ['without it (compare)', false]
+  ])(
+    'the release candidate itself, %s: from the highest tag below it, v3.18.6',
+    async (_n, withHistory) => {
+      const run = await pushTag('rc', RELEASE_BRANCHES, 'v3.19.0-rc.1', withHistory)
+      expect(run.code).toBe(0)
+      expect(warnings(run)).toEqual([])
+      expect(run.stdout).toContain(
+        'tag v3.19.0-rc.1: previous release v3.18.6 by version order (the highest tag of the form'
+      )
+      expect(run.stdout).not.toContain('pre-releases skipped')
+      expect(labeled()).toEqual([3, 5, 6])
+    }
+  )
 
   test.each([
     ['with the history (git)', true],
@@ -164,7 +139,7 @@ const TWO_LINES: Project = {
   }
 }
 
-describe('two release lines: the 5.x release labels the 4.x fixes merged into it', () => {
+describe('two release lines: the 5.x release counts from the previous final release, the 4.x line', () => {
   test.each([
     ['with the history (git)', true],
     ['without it (compare)', false]
@@ -172,8 +147,13 @@ describe('two release lines: the 5.x release labels the 4.x fixes merged into it
     const run = await pushTag('two-lines', TWO_LINES, 'v5.0.0', withHistory)
     expect(run.code).toBe(0)
     expect(warnings(run)).toEqual([])
-    expect(run.stdout).toContain('tag v5.0.0: previous release v5.0.0-beta.3 by version order')
-    expect(labeled()).toEqual([11, 12, 21, 22])
+    expect(run.stdout).toContain('tag v5.0.0: previous release v4.20.0 by version order')
+    expect(run.stdout).toContain(
+      'pre-releases skipped, as a final release counts from the previous final release: v5.0.0-beta.3'
+    )
+    // Since the previous final release, v4.20.0: 5.x's own work, beta.3's #20 included; the
+    // 4.x fixes merged in shipped in v4.20.0 already.
+    expect(labeled()).toEqual([20, 21, 22])
   })
 
   test('pushing v4.20.0 on the 4.x line: from v4.19.0, whatever 5.x holds', async () => {

@@ -3,8 +3,8 @@
  * starts it: features #11 and #12 squash-merged into `develop`, then #20 (`develop` -> `main`)
  * squash-merged too, so that `main`'s range is one commit. Its message, GitHub's default for a
  * squash merge, lists the commits it carried; their pull requests are read from `#20`'s commits
- * (`pulls/20/commits`) on both paths. A message that names none of them is read as one pull
- * request (the documented rule).
+ * (`pulls/20/commits`) on both paths. A message that names none of them (the title alone) has
+ * them read too when the service says pull requests were merged into `develop`.
  */
 import { join } from 'node:path'
 import { dir, emulator, useDiscoveryWorld } from '../../__fixtures__/discovery-run.js'
@@ -32,7 +32,13 @@ const history = (message: string): HistoryCommit[] => [
 ]
 const DEFAULT_MESSAGE = 'Release 1.1 (#20)\n\n* Add search (#11)\n\n* Fix the login (#12)'
 
-async function pushTag(name: string, message: string, withHistory: boolean): Promise<ActionRun> {
+async function pushTag(
+  name: string,
+  message: string,
+  withHistory: boolean,
+  /** whether #11 and #12 went into develop (else into branches of their own, as if unrelated) */
+  intoDevelop = true
+): Promise<ActionRun> {
   const commits = history(message)
   const repoDir = join(dir, `${name}-${withHistory ? 'git' : 'compare'}`)
   const tags = { 'v1.0.0': 'start', 'v1.1.0': 'release' }
@@ -40,8 +46,8 @@ async function pushTag(name: string, message: string, withHistory: boolean): Pro
   emulator.seed({
     pulls: {
       [REPO]: [
-        { number: 11, base_ref: 'develop', head_ref: 'search' },
-        { number: 12, base_ref: 'develop', head_ref: 'login' },
+        { number: 11, base_ref: intoDevelop ? 'develop' : 'main', head_ref: 'search' },
+        { number: 12, base_ref: intoDevelop ? 'develop' : 'main', head_ref: 'login' },
         {
           number: 20,
           head_ref: 'develop',
@@ -83,14 +89,32 @@ describe('a release squash-merged from develop labels the pull requests it carri
     expect(reads.filter(p => p === `${R}/pulls`)).toEqual([])
   })
 
-  test('a squash message that names none of them (the pull request title only): the release alone', async () => {
-    const run = await pushTag('squash-title', 'Release 1.1 (#20)', false)
+  test.each([
+    ['with the history (git)', true],
+    ['without it (compare)', false]
+  ])(
+    'a squash message that names none of them (the pull request title only), %s: #11, #12 and #20, from one question about develop',
+    async (_name, withHistory) => {
+      const run = await pushTag('squash-title', 'Release 1.1 (#20)', withHistory)
+      expect(run.code).toBe(0)
+      expect(warnings(run)).toEqual([])
+      expect(labeled()).toEqual([11, 12, 20])
+      const reads = emulator.requests.filter(r => r.method === 'GET').map(r => r.path)
+      // One question (were pull requests merged into develop?), then #20's commits, once each.
+      expect(reads.filter(p => p === `${R}/pulls`)).toHaveLength(1)
+      expect(emulator.requests.find(r => r.path === `${R}/pulls`)?.url).toContain('base=develop')
+      expect(reads.filter(p => p === `${R}/pulls/20/commits`)).toHaveLength(1)
+    }
+  )
+
+  test('a title-only squash from a branch no pull request went into: the release alone, after one question', async () => {
+    const run = await pushTag('squash-lone', 'Release 1.1 (#20)', false, false)
     expect(run.code).toBe(0)
     expect(warnings(run)).toEqual([])
     expect(labeled()).toEqual([20])
-    expect(
-      emulator.requests.some(r => r.path.endsWith('/commits') && r.path.includes('/pulls/'))
-    ).toBe(false)
+    const reads = emulator.requests.filter(r => r.method === 'GET').map(r => r.path)
+    expect(reads.filter(p => p === `${R}/pulls`)).toHaveLength(1)
+    expect(reads.some(p => p.endsWith('/commits') && p.includes('/pulls/'))).toBe(false)
   })
 })
 

@@ -224,8 +224,8 @@ describe('ranges (tags, releases, dispatch, deployment)', () => {
     expect(found.warnings).toEqual([])
     expect(found.numbers).toEqual([11, 12, 14, 15])
     expect(found.notes[0]).toBe(
-      'tag v1.1.0: previous release v1.0.0 by version order (the highest tag of the form v1.2.3 ' +
-        'below v1.1.0, of 2 tags listed with git)'
+      'tag v1.1.0: previous release v1.0.0 by version order (the highest final release of the ' +
+        'form v1.2.3 below v1.1.0, of 2 tags listed with git)'
     )
     expect(found.notes[1]).toMatch(
       /^tag v1\.1\.0: #11, #12 and #14 from commit subjects, #15 from the commit lookup \(5 commits, v1\.0\.0\.\.[0-9a-f]{7} read with git\)$/

@@ -133,7 +133,8 @@ function historyOf(ops: Op[]): History {
         // Squash-merged: GitHub's default message lists the commits the pull request lists
         // (develop's that main lacks); develop is then recreated from main, as squash
         // releases need. When that message names another pull request, the release's commits
-        // are read and theirs count; else only the release does (the documented rule).
+        // are read and theirs count, as when its title alone is the message (below); else only
+        // the release does (the documented rule).
         const listed = [...ancestry(commits, tip.develop)]
           .filter(id => !ancestry(commits, tip.main).has(id))
           .sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)))
@@ -143,8 +144,11 @@ function historyOf(ops: Op[]): History {
         pulls.push({ number: r, base_ref: 'main', head_ref: 'develop', commits: listed })
         shipped.add(r)
         const named = details.some(line => /\(#\d+\)$|^\* Merge pull request #/m.test(line))
-        if (named && waiting.size > 0) carried++
-        if (named) waiting.forEach(n => shipped.add(n))
+        // A title without them is read too when the release has more than one commit and the
+        // service lists pull requests merged into develop (the question asked once per branch).
+        const gathering = listed.length > 1 && pulls.some(p => p.base_ref === 'develop')
+        if ((named || gathering) && waiting.size > 0) carried++
+        if (named || gathering) waiting.forEach(n => shipped.add(n))
         waiting.clear()
         directOnDevelop.forEach(c => c.pulls?.push(r))
         directOnDevelop = []

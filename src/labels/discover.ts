@@ -1,7 +1,7 @@
 import type { ServiceClient } from '../client/client.js'
 import type { CommitSummary, Pull } from '../service/pulls.js'
 import { isSafeRef } from './inputs.js'
-import { pullsOfRange } from './range-pulls.js'
+import { pullsOfRange, short } from './range-pulls.js'
 import { RangeReader, type Range } from './read-range.js'
 import { list } from './references.js'
 import { previousRelease } from './previous-release.js'
@@ -152,8 +152,18 @@ class Discoverer {
       base = previous.base
     }
     const range = await this.range.read(base, head)
-    if ('warning' in range) this.warnings.push(`${what}: ${range.warning}`)
-    else await this.fromCommits(what, range, this.ctx.since === undefined ? base : undefined)
+    if ('warning' in range) {
+      this.warnings.push(`${what}: ${range.warning}`)
+      return
+    }
+    await this.fromCommits(what, range, this.ctx.since === undefined ? base : undefined)
+    if (range.commits.length === 0 && this.ctx.since === undefined) {
+      this.warnings.push(
+        `${what}: found no pull requests, because the range from the previous release ${base} ` +
+          `to ${short(head)} holds no commit (${base} already holds it): if the range should ` +
+          'start elsewhere, set `since` to the ref or sha to start from'
+      )
+    }
   }
 
   private async fromCommits(

@@ -15,41 +15,72 @@ export interface Shape {
 }
 
 /**
- * Lines are walked from the head: its first parents first, then the branches its merges
- * brought, each by first parents until a commit outside the range or on a line already walked,
- * so every commit belongs to the nearest merge that brought it. Without parents (an event's
- * commit list) every commit counts as on the main line; so does one no line reaches (a range
- * the service listed in part).
+ * A merge owns what its second (or later) parent adds over its first, as `git rev-list P2 ^P1`
+ * lists it: the main line is walked from its oldest commit, each merge's branch after everything
+ * its first parent holds, so a branch cut from another branch (a hotfix from `develop` after the
+ * release merged `develop`) owns only its own commits, not those the earlier merge brought. A
+ * branch is walked by first parents until a commit outside the range or already walked, and its
+ * own merges the same way, so every commit belongs to the nearest merge that brought it. Without
+ * parents (an event's commit list) every commit counts as on the main line; so does one no line
+ * reaches (a range the service listed in part).
  */
 export function shapeOf(commits: CommitSummary[]): Shape {
-  const mainLine: string[] = []
   const mergeOf = new Map<string, string>()
-  const branchOf = new Map<string, string[]>()
+  const lines = new Map<string, string[][]>()
   const newestFirst = [...commits].reverse()
   if (commits.some(c => c.parents === undefined)) {
-    return { mainLine: newestFirst.map(c => c.sha), mergeOf, branchOf }
+    return { mainLine: newestFirst.map(c => c.sha), mergeOf, branchOf: new Map() }
   }
   const bySha = new Map(commits.map(c => [c.sha, c]))
   const parents = new Set(commits.flatMap(c => c.parents ?? []))
   const tip = newestFirst.find(c => !parents.has(c.sha))
   const seen = new Set<string>()
-  const queue: { start: string | undefined; merge?: string }[] = [{ start: tip?.sha }]
-  for (let next = queue.shift(); next; next = queue.shift()) {
+  /** From `start` by first parents to the first commit outside the range or walked; oldest first. */
+  const lineFrom = (start: string | undefined): string[] => {
     const line: string[] = []
-    for (let sha = next.start; sha !== undefined && bySha.has(sha) && !seen.has(sha);) {
-      const commit = bySha.get(sha) as CommitSummary
-      seen.add(sha)
+    for (let sha = start; sha !== undefined && bySha.has(sha) && !seen.has(sha);) {
       line.push(sha)
-      for (const other of (commit.parents ?? []).slice(1)) queue.push({ start: other, merge: sha })
-      sha = commit.parents?.[0]
+      sha = bySha.get(sha)?.parents?.[0]
     }
-    if (next.merge === undefined) mainLine.push(...line)
-    else if (line.length > 0) {
-      const merge = next.merge
-      branchOf.set(merge, [...(branchOf.get(merge) ?? []), ...line])
-      line.forEach(sha => mergeOf.set(sha, merge))
-    }
+    return line.reverse()
   }
+  const mainLine: string[] = []
+  // Depth first, without recursion (a history may nest merges deeply): a frame is one line,
+  // walked oldest first; a merge's other parents are walked, in their order, before the line
+  // goes on, so each finds walked whatever the merge's first parent holds.
+  type Frame = { start?: string; line?: string[]; next: number; merge?: string; own?: string[] }
+  const frames: Frame[] = [{ start: tip?.sha, next: 0 }]
+  while (frames.length > 0) {
+    const frame = frames[frames.length - 1] as Frame
+    frame.line ??= lineFrom(frame.start)
+    const sha = frame.line[frame.next++]
+    if (sha === undefined) {
+      frames.pop()
+      continue
+    }
+    if (seen.has(sha)) continue
+    seen.add(sha)
+    if (frame.merge === undefined) mainLine.push(sha)
+    else {
+      mergeOf.set(sha, frame.merge)
+      if (!frame.own) {
+        frame.own = []
+        lines.set(frame.merge, [...(lines.get(frame.merge) ?? []), frame.own])
+      }
+      frame.own.push(sha)
+    }
+    const others = (bySha.get(sha)?.parents ?? []).slice(1)
+    for (const other of others.reverse()) frames.push({ start: other, next: 0, merge: sha })
+  }
+  mainLine.reverse()
   for (const commit of newestFirst) if (!seen.has(commit.sha)) mainLine.push(commit.sha)
+  const branchOf = new Map<string, string[]>()
+  // Newest merges first, each line tip first, as the lookups go.
+  for (const [merge, own] of [...lines].reverse()) {
+    branchOf.set(
+      merge,
+      own.flatMap(line => [...line].reverse())
+    )
+  }
   return { mainLine, mergeOf, branchOf }
 }

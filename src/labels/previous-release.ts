@@ -1,8 +1,9 @@
 /**
  * Where a range starts without `since`. When the ref is a version tag, the previous release is
- * the tag of the highest version below it among tags of its form (see versions.ts): on a
- * release branch, the previous release, not a development tag nearer in the history; with two
- * release lines, this line's previous release, not the other line's tag merged in. The range
+ * counted as release tools count it (see versions.ts): a final release from the highest final
+ * release below it of its form, its release candidates skipped; a pre-release from the highest
+ * tag below it. On a release branch, the previous release, not a development tag nearer in the
+ * history. The range
  * is read from it as the compare endpoint reads `base...head`: from the merge base. Else, or
  * when no tag of its form is below it, the nearest tag before the head in the history
  * (`git describe`), as before.
@@ -10,7 +11,7 @@
 import { isSafeRef } from './inputs.js'
 import { short } from './range-pulls.js'
 import { FIX_HISTORY, type RangeReader } from './read-range.js'
-import { formOf, parseVersion, previousRelease as byVersion } from './versions.js'
+import { formOf, isFinal, parseVersion, previousRelease as byVersion } from './versions.js'
 
 export interface PreviousRelease {
   /** the ref the range starts from; undefined when there is none (a warning says why) */
@@ -34,10 +35,24 @@ export async function previousRelease(
     if ('warning' in tags) return { notes: [], warnings: [`${what}: ${tags.warning}`] }
     const previous = byVersion(version, tags.names.filter(isSafeRef))
     if (previous !== undefined) {
-      const note =
-        `${what}: previous release ${previous} by version order (the highest tag of the form ` +
-        `${formOf(version)} below ${tag}, of ${tags.names.length} ${tags.how})`
-      return { base: previous, notes: [note], warnings: [] }
+      const kind = isFinal(version) ? 'final release' : 'tag'
+      const notes = [
+        `${what}: previous release ${previous.name} by version order (the highest ${kind} of ` +
+          `the form ${formOf(version)} below ${tag}, of ${tags.names.length} ${tags.how})`
+      ]
+      if (previous.skipped.length > 0) {
+        notes.push(
+          `${what}: pre-releases skipped, as a final release counts from the previous final ` +
+            `release: ${andMore(previous.skipped)}`
+        )
+      }
+      if (previous.notVersions.length > 0) {
+        notes.push(
+          `${what}: passed over as no version (two to four numbers after the prefix): ` +
+            `${andMore(previous.notVersions)}; set \`since\` to start from one of them`
+        )
+      }
+      return { base: previous.name, notes, warnings: [] }
     }
   }
   const none = version ? `no tag of the form ${formOf(version)} comes below ${tag}` : undefined
@@ -59,4 +74,10 @@ export async function previousRelease(
     `${what}: previous tag ${nearest}, the nearest before ${short(head)} in the history ` +
     `(${none ?? 'the ref is not a version tag'})`
   return { base: nearest, notes: [note], warnings: [] }
+}
+
+/** Up to ten names, then how many more. */
+function andMore(names: string[]): string {
+  const shown = names.slice(0, 10).join(', ')
+  return names.length > 10 ? `${shown} and ${names.length - 10} more` : shown
 }

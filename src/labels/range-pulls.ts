@@ -21,16 +21,13 @@ import {
 import { firstLineOf } from '../result.js'
 import { shapeOf } from './history.js'
 import { list, pullReferenceFromSubject, type SubjectReference } from './references.js'
-import { joinSquashedBranches } from './squashed-branches.js'
+import { BOT_BRANCH, joinSquashedBranches } from './squashed-branches.js'
 
 /**
  * The committer of what GitHub's merge button makes (`noreply@github.com`, `noreply@` the host
  * of a GitHub Enterprise Server): a commit of a branch it made was merged into that branch.
  */
 const MERGE_BUTTON = /^noreply@/i
-
-/** The branches Dependabot and Renovate open pull requests from: no pull request goes into them. */
-const BOT_BRANCH = /^(dependabot|renovate)\//
 
 /** Commit lookups one discovery makes at most; what is left is a warning that names it. */
 export const MAX_COMMIT_LOOKUPS = 300
@@ -94,8 +91,15 @@ export async function pullsOfRange(
   // do those of a squash commit among them (a squash of a squash); each list is read once.
   const joined: number[] = []
   const read = new Set<number>()
+  // Whether pull requests were merged into a branch: asked once per branch in a run.
+  const byBranch = new Map<string, Promise<boolean>>()
+  const askBranch = (branch: string): Promise<boolean> => {
+    let answer = byBranch.get(branch)
+    if (!answer) byBranch.set(branch, (answer = pullsMergedInto(options, branch)))
+    return answer
+  }
   for (let more = true; more;) {
-    const squashed = await joinSquashedBranches(options, commits, refs, merged, read)
+    const squashed = await joinSquashedBranches(options, commits, refs, merged, read, askBranch)
     result.warnings.push(...squashed.warnings)
     joined.push(...squashed.joined)
     more = squashed.joined.length > 0
@@ -124,6 +128,17 @@ export async function pullsOfRange(
     }
     return undefined
   }
+  /** The branches the merges above a commit went into, or undefined when one of them is unknown. */
+  const basesAbove = (sha: string): Set<string> | undefined => {
+    const bases = new Set<string>()
+    for (let m = shape.mergeOf.get(sha); m !== undefined; m = shape.mergeOf.get(m)) {
+      const by = merged.get(refs.get(m)?.number ?? 0)
+      if (!by) continue
+      if (by.base?.ref === undefined) return undefined
+      bases.add(by.base.ref)
+    }
+    return bases
+  }
   const forkNumbers = new Map<number, number>()
   for (const commit of commits) {
     const ref = refs.get(commit.sha)
@@ -139,7 +154,23 @@ export async function pullsOfRange(
     const owner = merge === undefined ? undefined : merged.get(refs.get(merge)?.number ?? 0)
     const into = pull.base?.ref
     const branch = owner?.head?.ref
-    if (ref.kind === 'squash' && owner && owner !== pull && into && branch && into !== branch) {
+    // A `(#N)` on a branch whose pull request N went into a branch this one merges into, at any
+    // level (`develop`, then `main`, where N's own commit is), quotes N. N went into a third
+    // branch: the commit was taken from it (a hotfix cut from `develop`, a fix cherry-picked from
+    // `dev` into a release branch), and N shipped; so it did when the merge button made the
+    // commit (N's own).
+    const made = MERGE_BUTTON.test(commit.committer ?? '')
+    const above = basesAbove(commit.sha)
+    if (
+      ref.kind === 'squash' &&
+      !made &&
+      owner &&
+      owner !== pull &&
+      into &&
+      branch &&
+      into !== branch &&
+      (above === undefined || above.has(into))
+    ) {
       offBranch.set(
         ref.number,
         `#${owner.number} (${branch}), but #${ref.number} went into ${into}`
@@ -172,7 +203,6 @@ export async function pullsOfRange(
     return shape.branchOf.has(sha) || MERGE_BUTTON.test(bySha.get(sha)?.committer ?? '')
   }
   const gathering = new Map<string, Promise<boolean>>()
-  const byBranch = new Map<string, Promise<boolean>>()
   const isGathering = (merge: string): Promise<boolean> => {
     let answer = gathering.get(merge)
     if (!answer) {
@@ -191,10 +221,7 @@ export async function pullsOfRange(
         ? Promise.resolve(true)
         : branch === undefined || !line.some(sha => showsAnother(sha, own))
           ? Promise.resolve(false)
-          : (byBranch.get(branch) ??
-            (byBranch
-              .set(branch, pullsMergedInto(options, branch))
-              .get(branch) as Promise<boolean>))
+          : askBranch(branch)
       gathering.set(merge, answer)
     }
     return answer

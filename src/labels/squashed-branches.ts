@@ -1,9 +1,11 @@
 /**
  * A pull request squash-merged from a branch that other pull requests were merged into (a
  * release of `develop`, squash-merged into `main`): its one commit in the range hides theirs.
- * Its message shows them: GitHub's default squash message lists the branch's commits
- * (`* Add search (#11)`), so a squash commit whose message names other pull requests below its
- * subject has its pull request's commits read (`pulls/{n}/commits`, every page) and joined to
+ * Either its message shows them (GitHub's default squash message lists the branch's commits:
+ * `* Add search (#11)`), or, when the message is the title alone, the service says pull requests
+ * were merged into its head branch (the git-flow question, asked once per branch, and only of a
+ * pull request of more than one commit from a branch of this repository that is no bot's). Then
+ * its commits are read (`pulls/{n}/commits`, every page, once per pull request) and joined to
  * the range as the branch that commit merged. From there they count as a merged branch's
  * commits do (see range-pulls.ts), on either path, since both read the same list.
  */
@@ -27,6 +29,9 @@ export interface Squashed {
   warnings: string[]
 }
 
+/** The branches Dependabot and Renovate open pull requests from: no pull request goes into them. */
+export const BOT_BRANCH = /^(dependabot|renovate)\//
+
 interface Where {
   client: ServiceClient
   owner: string
@@ -34,13 +39,17 @@ interface Where {
   what: string
 }
 
+/** Whether pull requests were merged into a branch (the service's answer, asked once per branch). */
+export type BranchQuestion = (branch: string) => Promise<boolean>
+
 export async function joinSquashedBranches(
   { client, owner, repo, what }: Where,
   commits: CommitSummary[],
   refs: Map<string, SubjectReference>,
   merged: Map<number, Pull>,
   /** the pull requests whose commits were read already (a squash commit cherry-picked elsewhere) */
-  read: Set<number> = new Set()
+  read: Set<number>,
+  gathers: BranchQuestion
 ): Promise<Squashed> {
   const result: Squashed = { commits: [], joined: [], warnings: [] }
   const inRange = new Set(commits.map(c => c.sha))
@@ -54,7 +63,7 @@ export async function joinSquashedBranches(
       !squash ||
       read.has(ref.number) ||
       isFromFork(pull, owner, repo) ||
-      !namesOthers(commit, ref)
+      !(namesOthers(commit, ref) || (await fromGatheringBranch(pull, gathers)))
     ) {
       result.commits.push(commit)
       continue
@@ -105,4 +114,16 @@ function namesOthers(commit: CommitSummary, own: SubjectReference): boolean {
       const other = pullReferenceFromSubject(line.replace(/^\s*[*-]\s+/, ''))
       return other !== undefined && other.number !== own.number
     })
+}
+
+/**
+ * Whether the service says pull requests were merged into the branch this one was squash-merged
+ * from. Not asked of a pull request of one commit (it carries at most that one), nor of a bot's
+ * branch, nor of a branch merged into itself.
+ */
+async function fromGatheringBranch(pull: Pull, gathers: BranchQuestion): Promise<boolean> {
+  const head = pull.head?.ref
+  if (head === undefined || BOT_BRANCH.test(head) || head === pull.base?.ref) return false
+  if (pull.commits !== undefined && pull.commits <= 1) return false
+  return gathers(head)
 }

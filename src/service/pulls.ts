@@ -24,6 +24,8 @@ export const pullSchema = z.lazy(() =>
     body: z.nullish(z.string()),
     url: z.optional(z.string()),
     labels: labelNames(),
+    /** how many commits it has (`pulls/{n}` alone says; the list forms do not) */
+    commits: z.optional(z.number()),
     /** the branch the pull request merged from, and its repository (a fork's, or `null`: deleted) */
     head: z.optional(z.looseObject({ ref: z.optional(z.string()), repo: repoName() })),
     base: z.optional(z.looseObject({ ref: z.optional(z.string()), repo: repoName() }))
