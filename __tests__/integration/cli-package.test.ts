@@ -175,3 +175,28 @@ test('a bug of ours (planted) through the installed command line: exit 1, every 
   expect(outputs['truncated']).toEqual({})
   expect(emulator.requests).toEqual([])
 })
+
+test('the tarball installs as one package, and importing it runs nothing: no `::error`, no exit 1 from the action', async () => {
+  const { readdir } = await import('node:fs/promises')
+  const installed = (await readdir(join(app, 'node_modules'))).filter(n => !n.startsWith('.'))
+  expect(installed).toEqual(['record-deployment'])
+  // no JavaScript API: `import 'record-deployment'` is refused by its exports (docs/versioning.md)
+  const imported = await runToEnd(
+    process.execPath,
+    ['--input-type=module', '-e', "await import('record-deployment')"],
+    { cwd: app, env: { PATH: process.env['PATH'] ?? '', HOME: dir } }
+  )
+  expect(imported.code).toBe(1)
+  expect(imported.stderr).toContain('ERR_PACKAGE_PATH_NOT_EXPORTED')
+  expect(imported.stdout + imported.stderr).not.toMatch(/::error|Input required|token/)
+  const manifest = await runToEnd(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      "console.log((await import('record-deployment/package.json', { with: { type: 'json' } })).default.version)"
+    ],
+    { cwd: app, env: { PATH: process.env['PATH'] ?? '', HOME: dir } }
+  )
+  expect([manifest.code, manifest.stdout.trim()]).toEqual([0, pkg.version])
+})

@@ -120,11 +120,15 @@ test("the release workflow passes GitHub's workflow parser, on vX.Y.Z tags, test
   const template = await convertWorkflowTemplate(parsed.context, parsed.value!)
   expect(template.errors?.map(e => e.Message) ?? []).toEqual([])
 
-  expect(workflow.on.push.tags).toEqual(['v[0-9]+.[0-9]+.[0-9]+'])
+  expect(workflow.on.push.tags).toEqual(['v[0-9]+.[0-9]+.[0-9]+', 'v[0-9]+.[0-9]+.[0-9]+-*'])
   expect(workflow.permissions).toEqual({ contents: 'read' })
+  const release = workflow.jobs['release']!
   const test = workflow.jobs['test']?.steps.map(s => s.run).filter(Boolean)
-  expect(test).toEqual(['npm ci', 'npm run lint', 'npm run typecheck', 'npm test'])
-  const release = workflow.jobs['release']
+  expect(test).toEqual(['npm ci --ignore-scripts', 'npm run lint', 'npm run typecheck', 'npm test'])
+  // no install script runs while the job holds id-token and contents: write
+  expect(release.steps.filter(s => /npm (ci|install)/.test(s.run ?? '')).map(s => s.run)).toEqual([
+    'npm ci --ignore-scripts'
+  ])
   expect(release?.needs).toBe('test')
   // Only the job that publishes mints an id token and writes tags.
   expect(release?.permissions).toEqual({ contents: 'write', 'id-token': 'write' })
@@ -135,6 +139,7 @@ test("the release workflow passes GitHub's workflow parser, on vX.Y.Z tags, test
   const first = names.indexOf('Publish to npm with provenance')
   for (const check of [
     "The tag is the package's version",
+    'The major tag can be moved',
     'dist/ is what the sources build',
     "The release notes are the CHANGELOG's section",
     'Only dist/, action.yml, README, LICENSE and CHANGELOG ship'
@@ -249,7 +254,8 @@ test('a re-run after npm took the version still passes the files check, on to th
 }, 60_000)
 
 test('the major tag moves to the release on the remote, and stays on a newer minor when an older one is fixed', async () => {
-  const moved = await runStep('Move the major tag to the release', clone)
+  const token = { MAJOR_TAG_TOKEN: 'workflow-token' }
+  const moved = await runStep('Move the major tag to the release', clone, token)
   expect(moved.code).toBe(0)
   expect(moved.stdout).toContain(`${major} now points at ${tag}`)
   const released = git(clone, 'rev-parse', `${tag}^{commit}`)
@@ -262,12 +268,14 @@ test('the major tag moves to the release on the remote, and stays on a newer min
   git(clone, 'commit', '--quiet', '--allow-empty', '--message', 'newer minor')
   git(clone, 'tag', newer)
   git(clone, 'push', '--quiet', 'origin', '--tags')
-  expect((await runStep('Move the major tag to the release', clone, { TAG: newer })).code).toBe(0)
+  expect(
+    (await runStep('Move the major tag to the release', clone, { ...token, TAG: newer })).code
+  ).toBe(0)
   const newest = git(clone, 'rev-parse', `${newer}^{commit}`)
   expect(git(origin, 'rev-parse', `refs/tags/${major}^{commit}`)).toBe(newest)
 
   git(clone, 'tag', fix, released)
-  const kept = await runStep('Move the major tag to the release', clone, { TAG: fix })
+  const kept = await runStep('Move the major tag to the release', clone, { ...token, TAG: fix })
   expect(kept.code).toBe(0)
   expect(kept.stdout).toContain(`${major} left where it is: ${newer} is newer`)
   expect(git(origin, 'rev-parse', `refs/tags/${major}^{commit}`)).toBe(newest)

@@ -2,7 +2,7 @@
 import fc from 'fast-check'
 import { readFileSync } from 'node:fs'
 import { parse } from 'yaml'
-import { parseCliArgs } from '../../src/cli/args.js'
+import { editDistance, parseCliArgs } from '../../src/cli/args.js'
 
 const declared = Object.entries(
   (
@@ -49,35 +49,76 @@ test('every input given once, in any form and order, arrives as typed, with no p
   )
 })
 
-test('unknown flags, stray words and missing values are each named, and the rest still read', () => {
+test('unknown flags, stray words and missing values are each named, their values never shown, and the rest still read', () => {
+  const known = [...declared.map(i => i.name), 'help', 'debug', 'version']
   fc.assert(
     fc.property(
       fc
         .stringMatching(/^[a-z][a-z0-9]{2,10}$/)
-        .filter(n => !declared.some(i => i.name.startsWith(n))),
-      fc.stringMatching(/^[a-z0-9]{1,8}$/),
-      (unknown, stray) => {
+        .filter(n => !known.some(name => name.startsWith(n) || editDistance(n, name) <= 3)),
+      fc.stringMatching(/^[a-z0-9]{6,12}$/),
+      fc.stringMatching(/^[a-z0-9]{6,12}$/),
+      (unknown, value, stray) => {
         const args = parseCliArgs(
-          ['--environment', 'production', `--${unknown}`, stray, '--cluster'],
+          ['--environment', 'production', `--${unknown}`, value, '--dry-run', stray, '--cluster'],
           declared
         )
-        expect(args.raw).toEqual({ environment: 'production' })
+        expect(args.raw).toEqual({ environment: 'production', 'dry-run': 'true' })
         expect(args.problems).toEqual([
-          `unknown flag \`--${unknown}\``,
-          `unexpected argument \`${stray}\`: every value goes after its flag`,
+          `unknown flag \`--${unknown}\` (its value not shown)`,
+          'unexpected argument 6 (after `--dry-run`), not shown: every value goes after its flag',
           '`--cluster` needs a value (`--cluster VALUE` or `--cluster=VALUE`)'
         ])
+        expect(args.problems.join('\n')).not.toContain(value)
+        expect(args.problems.join('\n')).not.toContain(stray)
       }
     )
   )
 })
 
-test('a repeated list flag is one item per line; a repeated single-value flag is a problem', () => {
+test('an unknown flag is named with the nearest known one: another case, a prefix, a longer name, a typo', () => {
+  const near = (flag: string) => parseCliArgs([flag], declared).problems[0]
+  expect(near('--Environment=qa')).toBe(
+    'unknown flag `--Environment` (its value not shown) (did you mean `--environment`?)'
+  )
+  expect(near('--env')).toBe('unknown flag `--env` (did you mean `--environment`?)')
+  expect(near('--github-token')).toBe('unknown flag `--github-token` (did you mean `--token`?)')
+  expect(near('--tokn')).toBe('unknown flag `--tokn` (did you mean `--token`?)')
+  expect(near('--clustr')).toBe('unknown flag `--clustr` (did you mean `--cluster`?)')
+  expect(near('--zzzzzz')).toBe('unknown flag `--zzzzzz`')
+  expect(near('--' + 'a'.repeat(100_000))).toBe(
+    `unknown flag \`--${'a'.repeat(40)}...\` (100002 characters)`
+  )
+})
+
+test('any input flag given an empty value is a problem naming it, and unread', () => {
+  fc.assert(
+    fc.property(
+      fc.constantFrom(...declared.map(i => i.name).filter(n => n !== 'version')),
+      fc.boolean(),
+      (name, equals) => {
+        const args = parseCliArgs(
+          ['--environment', 'qa', ...(equals ? [`--${name}=`] : [`--${name}`, ''])],
+          declared
+        )
+        if (name === 'environment') return
+        expect(args.problems).toEqual([
+          `\`--${name}\` is empty (a variable that came out empty?): give it a value, or leave the flag out`
+        ])
+        expect([...args.unread]).toEqual([name])
+        expect(args.raw).toEqual({ environment: 'qa' })
+      }
+    )
+  )
+})
+
+test('a repeated list flag is one item per line; a repeated single-value flag is a problem, its first value still read', () => {
   const args = parseCliArgs(
     ['--labels', 'deployed:prod', '--labels=needs review, later', '--org', 'a', '--org', 'b'],
     declared
   )
-  expect(args.raw).toEqual({ labels: 'deployed:prod\nneeds review, later' })
+  expect(args.raw).toEqual({ labels: 'deployed:prod\nneeds review, later', org: 'a' })
+  expect([...args.unread]).toEqual(['org'])
   expect(args.problems).toEqual(['`--org` is given 2 times; it takes one value'])
 })
 
@@ -102,7 +143,7 @@ test('a flag named as a problem (no value, given twice) is reported unread, so i
     ['--environment', 'a', '--environment', 'b', '--name', 'web', '--cluster'],
     declared
   )
-  expect(args.raw).toEqual({ name: 'web' })
+  expect(args.raw).toEqual({ name: 'web', environment: 'a' })
   expect([...args.unread].sort()).toEqual(['cluster', 'environment'])
 })
 

@@ -8,7 +8,7 @@ import { isMain } from '../is-main.mjs'
 /**
  * The body of `version`'s section, or an error saying what is wrong.
  * @param {string} changelog the changelog's text
- * @param {string} version `X.Y.Z`, without `v`
+ * @param {string} version `X.Y.Z` (or `X.Y.Z-rc.N`), without `v`
  * @returns {{ notes: string } | { error: string }}
  */
 export function changelogSection(changelog, version) {
@@ -34,7 +34,7 @@ export function changelogSection(changelog, version) {
 // Run as a script (the workflow's step), not imported (the tests).
 if (isMain(import.meta.url)) {
   const [version = '', file = 'CHANGELOG.md'] = process.argv.slice(2)
-  const found = /^\d+\.\d+\.\d+$/.test(version)
+  const found = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(version)
     ? changelogSection(readFileSync(file, 'utf8'), version)
     : { error: `usage: changelog-section.mjs X.Y.Z [CHANGELOG.md] (got \`${version}\`)` }
   if ('error' in found) {

@@ -1,14 +1,15 @@
-// `node scripts/release/check-version.mjs vX.Y.Z`: the tag is the version everything else names:
+// `node scripts/release/check-version.mjs vX.Y.Z` (or a prerelease, vX.Y.Z-rc.1): the tag is the version everything else names:
 // package.json's `version`, and src/version.ts (the user agent, `record-deployment --version`);
 // and package.json's `repository` is the repository releasing (GITHUB_REPOSITORY, when set), as
 // npm's provenance requires. Fails naming each that differs, before anything is published.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { isMain } from '../is-main.mjs'
+import { releaseTag } from './move-major-tag.mjs'
 
 /**
  * Each place whose version is not the tag's.
- * @param {string} tag `vX.Y.Z`
+ * @param {string} tag `vX.Y.Z` or `vX.Y.Z-rc.N`
  * @param {string} [root]
  * @param {string} [repository] `owner/name`
  * @returns {string[]}
@@ -18,9 +19,8 @@ export function versionProblems(
   root = process.cwd(),
   repository = process.env['GITHUB_REPOSITORY']
 ) {
-  const match = /^v(\d+\.\d+\.\d+)$/.exec(tag)
-  if (!match) return [`\`${tag}\` is not a release tag vX.Y.Z`]
-  const version = match[1]
+  if (!releaseTag(tag)) return [`\`${tag}\` is not a release tag vX.Y.Z (or vX.Y.Z-rc.N)`]
+  const version = tag.slice(1)
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
   const pkg = manifest.version
   const url = String(manifest.repository?.url ?? '')

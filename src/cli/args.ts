@@ -44,6 +44,18 @@ const EMPTY_VERSION =
   "`--version` is empty (a variable that came out empty?): give the artifact's version, or leave " +
   'the flag out'
 
+/**
+ * `--environment "$ENV"` with ENV empty, or `--environment=`: any input's flag given an empty
+ * value is a problem, as `--version`'s is. Quoted, an empty variable is still a flag the pipeline
+ * meant to set; read as "not given" it changes what runs (no environment: the storage record
+ * alone, no word).
+ */
+const emptyValue = (name: string) =>
+  `\`--${name}\` is empty (a variable that came out empty?): give it a value, or leave the flag out`
+
+/** How much of an unknown flag's name a message quotes (a 100 kB flag is not echoed back). */
+const NAME_SHOWN = 40
+
 /** An input whose default is `true` or `false`: `--dry-run` alone means `true`. */
 export function isSwitch(input: DeclaredInput): boolean {
   return input.default === 'true' || input.default === 'false'
@@ -75,7 +87,11 @@ export function parseCliArgs(argv: readonly string[], declared: readonly Declare
       continue
     }
     if (!arg.startsWith('--') || arg === '--') {
-      out.problems.push(`unexpected argument \`${arg}\`: every value goes after its flag`)
+      // Never quoted: a stray word may be a secret (`--dry-run "$TOKEN"`).
+      out.problems.push(
+        `unexpected argument ${i + 1}${flagBefore(argv, i)}, not shown: every value goes after ` +
+          'its flag'
+      )
       continue
     }
     const equals = arg.indexOf('=')
@@ -88,7 +104,14 @@ export function parseCliArgs(argv: readonly string[], declared: readonly Declare
     }
     const input = byName.get(name)
     if (!input) {
-      out.problems.push(`unknown flag \`--${name}\`${suggestion(name, declared)}`)
+      // Its value (`--tokn "$T"`: a token) is taken with it and never shown.
+      const next = argv[i + 1]
+      const valued = inline !== undefined || (next !== undefined && !next.startsWith('-'))
+      if (inline === undefined && valued) i++
+      out.problems.push(
+        `unknown flag ${flagShown(name)}${valued ? ' (its value not shown)' : ''}` +
+          suggestion(name, declared)
+      )
       continue
     }
     let value = inline
@@ -100,7 +123,8 @@ export function parseCliArgs(argv: readonly string[], declared: readonly Declare
       }
       if (isSwitch(input)) {
         // any letter case, as the input itself reads it (`--dry-run TRUE` is `--dry-run=TRUE`)
-        if (next !== undefined && /^(true|false)$/i.test(next)) value = argv[++i]
+        // (`--dry-run "$DRY"` with DRY empty is an empty value, below)
+        if (next !== undefined && /^(true|false|)$/i.test(next)) value = argv[++i]
         else value = 'true'
       } else if (next === undefined || next.startsWith('--')) {
         out.problems.push(
@@ -110,9 +134,10 @@ export function parseCliArgs(argv: readonly string[], declared: readonly Declare
         continue
       } else value = argv[++i]
     }
-    if (name === 'version' && value === '') {
-      // `--version "$TAG"` with TAG empty: stops as the unquoted form does (VERSION_RULE)
-      out.problems.push(EMPTY_VERSION)
+    if (value === '') {
+      // `--version "$TAG"` with TAG empty: stops as the unquoted form does (VERSION_RULE); so does
+      // every other input's flag given an empty value
+      out.problems.push(name === 'version' ? EMPTY_VERSION : emptyValue(name))
       out.unread.add(name)
       continue
     }
@@ -130,6 +155,9 @@ export function parseCliArgs(argv: readonly string[], declared: readonly Declare
     if (values.length > 1 && !LIST_INPUTS.has(name)) {
       out.problems.push(`\`--${name}\` is given ${values.length} times; it takes one value`)
       out.unread.add(name)
+      // The first value is still read, so what depends on it (`--name` from a `--digest
+      // IMG@sha256:...`) is not named missing; the input's own problems are left out (unread).
+      out.raw[name as keyof RawInputs] = values[0] ?? ''
       continue
     }
     out.raw[name as keyof RawInputs] = values.join('\n')
@@ -137,11 +165,56 @@ export function parseCliArgs(argv: readonly string[], declared: readonly Declare
   return out
 }
 
-/** ` (did you mean --x?)` for a flag spelled with `_`, in another case, or a known prefix. */
+/** A flag's name as a message quotes it: at most NAME_SHOWN characters, and its length beyond. */
+function flagShown(name: string): string {
+  return name.length <= NAME_SHOWN
+    ? `\`--${name}\``
+    : `\`--${name.slice(0, NAME_SHOWN)}...\` (${name.length + 2} characters)`
+}
+
+/** The flag before argument `i`, by its name alone (a value is never quoted), if there is one. */
+function flagBefore(argv: readonly string[], i: number): string {
+  for (let j = i - 1; j >= 0; j--) {
+    const arg = argv[j] ?? ''
+    if (arg.startsWith('--') && arg !== '--') {
+      const equals = arg.indexOf('=')
+      return ` (after ${flagShown(equals < 0 ? arg.slice(2) : arg.slice(2, equals))})`
+    }
+  }
+  return ''
+}
+
+/**
+ * ` (did you mean \`--x\`?)`: the known flag nearest to an unknown one: the same in another case
+ * or with `_`, a known prefix (`--env`), a known flag at the end of a longer name
+ * (`--github-token`), else the one fewest edits away (`--tokn`), within a third of its length.
+ */
 function suggestion(name: string, declared: readonly DeclaredInput[]): string {
   const wanted = name.toLowerCase().replace(/_/g, '-')
+  if (wanted.length > 64) return ''
+  const names = [...declared.map(input => input.name), ...OWN_FLAGS, 'version']
+  const near = (candidate: string) =>
+    editDistance(wanted, candidate) <= Math.max(1, Math.floor(candidate.length / 3))
   const match =
-    declared.find(input => input.name === wanted) ??
-    declared.find(input => wanted.length >= 3 && input.name.startsWith(wanted))
-  return match ? ` (did you mean \`--${match.name}\`?)` : ''
+    names.find(known => known === wanted) ??
+    names.find(known => wanted.length >= 3 && known.startsWith(wanted)) ??
+    names.filter(known => wanted.endsWith(`-${known}`)).sort((a, b) => b.length - a.length)[0] ??
+    names.filter(near).sort((a, b) => editDistance(wanted, a) - editDistance(wanted, b))[0]
+  return match ? ` (did you mean \`--${match}\`?)` : ''
+}
+
+/** Levenshtein distance: the fewest one-character insertions, deletions and changes. */
+export function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i]
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(
+        (previous[j] ?? 0) + 1,
+        (row[j - 1] ?? 0) + 1,
+        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1)
+      )
+    previous = row
+  }
+  return previous[b.length] ?? 0
 }

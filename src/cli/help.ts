@@ -27,8 +27,9 @@ export function helpText(action: ActionYml, version: string): string {
     'Stdout: one JSON object, one key per output of the action (below); the JSON outputs are',
     'embedded as JSON, the others are strings. The log goes to stderr.',
     'Exit status: 0 everything was recorded; 1 something failed (stdout still says what was',
-    'recorded, stderr what failed and what was not attempted); 2 bad flags or inputs, every one',
-    'named on stderr, nothing sent.',
+    'recorded, stderr what failed and what was not attempted), or stdout could not be written',
+    '(closed or full: one line on stderr); 2 bad flags or inputs (an unknown flag, an empty value,',
+    'a flag given twice), every one named on stderr, nothing sent.',
     '',
     'Flags, one per input of the action (action.yml):'
   ]

@@ -3,8 +3,16 @@
 import { ACTION_YML } from './action-yml.js'
 import { writeStderr, writeStdout } from '../stdio-writer.js'
 import { runCli } from './run-cli.js'
+import { STDOUT_LOST_STATUS, watchStdout } from './stdout-lost.js'
 
-process.exitCode = await runCli(process.argv.slice(2), process.env, ACTION_YML, {
+// A closed or full stdout: one line on stderr and STDOUT_LOST_STATUS, no stack trace. (Listened
+// to, never written here: every write goes through stdio-writer.ts.)
+// eslint-disable-next-line no-restricted-properties
+const stdoutLost = watchStdout(process.stdout, writeStderr, () => {
+  process.exitCode = STDOUT_LOST_STATUS
+})
+const status = await runCli(process.argv.slice(2), process.env, ACTION_YML, {
   stdout: writeStdout,
   stderr: writeStderr
 })
+process.exitCode = stdoutLost() ? STDOUT_LOST_STATUS : status

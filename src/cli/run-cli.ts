@@ -3,6 +3,7 @@ import { Cancellation } from '../client/cancel.js'
 import type { Log } from '../client/log.js'
 import { cliLog } from '../stdio-writer.js'
 import { NO_TOKEN } from '../inputs/connection.js'
+import { FIX_HISTORY, FIX_SHALLOW } from '../labels/read-range.js'
 import { InputError, NOTHING_TO_DO, parseInputs, type Inputs } from '../parse-inputs.js'
 import { failureReport, toOutputs } from '../report.js'
 import { firstLineOf, resultAfterBug, type RunResult } from '../result.js'
@@ -81,7 +82,7 @@ export async function runCli(
   }
 
   const debug = args.debug || env['RUNNER_DEBUG'] === '1'
-  const log: Log = cliLog(io.stderr, debug)
+  const log: Log = pipelineAdvice(cliLog(io.stderr, debug))
   if (problem) log.debug(`${problem}; the event is read as empty`)
   const cancellation = new Cancellation()
   let stopListening = () => {}
@@ -116,6 +117,35 @@ export async function runCli(
     return 1
   } finally {
     stopListening()
+  }
+}
+
+/**
+ * The history advice of the labels' range reader is written for Actions (`fetch-depth: 0` on
+ * actions/checkout); outside Actions the pipeline fetches the history itself. The command line's
+ * log says that instead, and names the flag `--since`, not the input.
+ */
+const PIPELINE_ADVICE: ReadonlyArray<readonly [string, string]> = [
+  [
+    FIX_HISTORY,
+    'fetch the history into the checkout (`git fetch --unshallow --tags`), or set `--since` to ' +
+      'the previous release'
+  ],
+  [FIX_SHALLOW, 'Fetch the history into the checkout (`git fetch --unshallow --tags`)'],
+  ['`since` must name', '`--since` must name']
+]
+
+/** `log` with each warning's and line's Actions advice put as a pipeline's (PIPELINE_ADVICE). */
+export function pipelineAdvice(log: Log): Log {
+  const say = (message: string) =>
+    PIPELINE_ADVICE.reduce(
+      (text, [actions, pipeline]) => text.split(actions).join(pipeline),
+      message
+    )
+  return {
+    debug: log.debug,
+    info: message => log.info(say(message)),
+    warning: message => log.warning(say(message))
   }
 }
 

@@ -10,6 +10,9 @@ import { firstLineOf } from '../result.js'
 import { isSafeRef } from './inputs.js'
 import { short } from './range-pulls.js'
 
+/** The advice when a comparison was listed in part (the command line says it as a pipeline's). */
+export const FIX_SHALLOW = 'Check out the history with `fetch-depth: 0` on actions/checkout'
+
 export const FIX_HISTORY =
   'check out the history with `fetch-depth: 0` on actions/checkout, or set `since` to the ' +
   'previous release'
@@ -126,8 +129,7 @@ export class RangeReader {
         warnings.push(
           `the compare endpoint listed ${commits.length} of the ${total} commits of ` +
             `${base}...${head}: ${missing} commit${missing === 1 ? ' was' : 's were'} not read, ` +
-            'and pull requests only they name are not labeled. Check out the history with ' +
-            '`fetch-depth: 0` on actions/checkout: git reads every commit'
+            `and pull requests only they name are not labeled. ${FIX_SHALLOW}: git reads every commit`
         )
       }
       return { commits, how: `${label} read with the compare endpoint`, warnings }
