@@ -92,13 +92,9 @@ function neutralLine(line: string): string {
  * Scripts whose letters look alike (`е` U+0435 is Cyrillic, `e` Latin; `ο` Greek, `o` Latin): a
  * name that mixes them reads as another name. Mixing other scripts is ordinary (`deployed:本番`).
  */
-const LOOKALIKE_SCRIPTS = [
-  ['Latin', /\p{Script=Latin}/u],
-  ['Greek', /\p{Script=Greek}/u],
-  ['Cyrillic', /\p{Script=Cyrillic}/u],
-  ['Armenian', /\p{Script=Armenian}/u],
-  ['Cherokee', /\p{Script=Cherokee}/u]
-] as const
+const LOOKALIKE_SCRIPTS = ['Latin', 'Greek', 'Cyrillic', 'Armenian', 'Cherokee'].map(
+  script => [script, new RegExp(`\\p{Script=${script}}`, 'u')] as const
+)
 
 /**
  * When `text` holds letters of more than one script whose letters look alike, what it mixes, in

@@ -41,7 +41,7 @@ describe('how many names', () => {
     expect(run.code).not.toBe(0)
     expect(run.stdout).toMatch(/::error::The inputs have 2 problems; nothing was sent/)
     expect(run.stdout).toContain(
-      'labels: has 10000 names; an issue or pull request holds at most 100 labels'
+      'labels: has 10000 names; an issue holds at most 100 labels: give fewer'
     )
     expect(run.stdout).toContain('remove-labels: has 101 names')
     expect(emulator.requests).toEqual([])
@@ -93,8 +93,8 @@ describe('names that mix look-alike scripts', () => {
     const parsed = parseLabelInputs({ labels: `${LOOKALIKE}, deployed:本番, café` })
     expect(parsed.problems).toEqual([])
     expect(parsed.value?.warnings).toEqual([
-      `\`labels\`: \`${LOOKALIKE}\` mixes Latin and Cyrillic (\u0435 U+0435) letters: it looks ` +
-        'like a name in one script but is a label of its own; if that is not meant, type it again in one script'
+      `\`labels\`: \`${LOOKALIKE}\` mixes Latin and Cyrillic (\u0435 U+0435) letters, so it ` +
+        'reads as another name: type it in one script if that is not meant'
     ])
 
     const run = await runAction(

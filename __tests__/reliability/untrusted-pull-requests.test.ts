@@ -92,7 +92,7 @@ describe('label-linked-issues reads what a pull request body names only within b
     // The pull request read (to learn it is not merged), its labels read, one write.
     expect(emulator.requests).toHaveLength(3)
     expect(writesOf(emulator.requests).map(w => w.path)).toEqual([`${R}/issues/1512/labels`])
-    expect(log.text()).toMatch(/#1512 is not merged/)
+    expect(log.text()).toMatch(/linked issues: not read for #1512, not merged/)
   })
 
   test('a merged pull request naming 1,500 issues: the first 10 are read and labeled, a warning names it and counts the rest', async () => {
@@ -108,8 +108,8 @@ describe('label-linked-issues reads what a pull request body names only within b
     expect(result.labeled.map(l => l.number)).toEqual([1512, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
     expect(issueReads([1512])).toBe(10)
     expect(result.warnings).toEqual([
-      'pull request #1512 names 1500 issues to close; at most 10 are read per pull request ' +
-        '(#1, #2, #3, #4, #5 and 5 more): left out 1490 (#11, #12, #13, #14, #15 and 1485 more)'
+      'pull request #1512 names 1500 issues to close; at most 10 are read per pull request: ' +
+        'left out 1490 (#11, #12, #13, #14, #15 and 1485 more)'
     ])
     expect(log.lines).toContainEqual({ level: 'warning', message: result.warnings[0] })
   })

@@ -67,8 +67,8 @@ test('entries of another repository are kept and warned, never decommissioned, a
   expect(sentIn()).toEqual([entry('alpha'), entry('beta')])
   expect(decommissionedOutput(run)).toEqual([])
   expect(run.stdout).toContain(
-    `::warning::\`${STATE}\` lists 2 deployments of a repository this run does not record for ` +
-      '(`secrets`) that the snapshot lacks: apps-ledger, apps-vault. They are kept in the file and not decommissioned'
+    `::warning::\`${STATE}\` lists deployments of \`secrets\`, a repository this run does not ` +
+      'record for, that the snapshot lacks: apps-ledger, apps-vault. Kept, not decommissioned'
   )
   expect((await stateOf()).deployments).toEqual([
     entry('alpha'),

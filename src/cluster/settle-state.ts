@@ -272,9 +272,7 @@ export function announceState(cluster: StatefulCluster, log: Log): void {
         : [
             ...(filtered.length > 0 ? [leftOutByFilter(filtered, plan.filterInput)] : []),
             ...(foreign.length > 0
-              ? [
-                  `${foreign.length} not in the snapshot ${foreign.length === 1 ? 'is' : 'are'} kept, not decommissioned, as ${foreign.length === 1 ? 'it names' : 'they name'} another repository (see the warning above)`
-                ]
+              ? [`${foreign.length} of other repositories kept (see the warning above)`]
               : []),
             ...(kept.length > 0
               ? [

@@ -204,19 +204,15 @@ export function planState(
   })
 }
 
-const NOTHING = { decommissions: [], kept: [], filtered: [], foreign: [], warnings: [] }
+const NOTHING = { decommissions: [], kept: [], filtered: [] }
 
 /** The entries of other repositories kept: what they are, and what to do about them. */
 function foreignWarning(given: string, foreign: StateEntry[]): string {
-  const repositories = [...new Set(foreign.map(e => e.github_repository))].sort()
-  const count = foreign.length
+  const repositories = [...new Set(foreign.map(e => `\`${e.github_repository}\``))].sort()
   return (
-    `\`${given}\` lists ${count} deployment${count === 1 ? '' : 's'} of ` +
-    `${repositories.length === 1 ? 'a repository' : 'repositories'} this run does not record for ` +
-    `(${repositories.map(r => `\`${r}\``).join(', ')}) that the snapshot lacks: ${namesOf(foreign)}. ` +
-    'They are kept in the file and not decommissioned: this step decommissions only records of ' +
-    'the repositories it records for. If this workflow never recorded them, someone else wrote ' +
-    `the file (see "Who can write the state file" in docs/state-file.md). ${IF_CACHED}`
+    `\`${given}\` lists deployments of ${repositories.join(', ')}, a repository this run does not ` +
+    `record for, that the snapshot lacks: ${namesOf(foreign)}. Kept, not decommissioned; if this ` +
+    `workflow never recorded them, someone else wrote the file (docs/state-file.md). ${IF_CACHED}`
   )
 }
 

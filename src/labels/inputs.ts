@@ -159,8 +159,7 @@ function labelList(
   if (names.length > MAX_LABELS_PER_ISSUE) {
     problem(
       input,
-      `has ${names.length} names; an issue or pull request holds at most ${MAX_LABELS_PER_ISSUE} ` +
-        'labels, so at most that many are taken: give fewer'
+      `has ${names.length} names; an issue holds at most ${MAX_LABELS_PER_ISSUE} labels: give fewer`
     )
     return names
   }
@@ -168,8 +167,7 @@ function labelList(
     const mixed = mixedScripts(name)
     if (mixed !== undefined)
       warnings.push(
-        `\`${input}\`: \`${name}\` mixes ${mixed} letters: it looks like a name in one script ` +
-          'but is a label of its own; if that is not meant, type it again in one script'
+        `\`${input}\`: \`${name}\` mixes ${mixed} letters, so it reads as another name: type it in one script if that is not meant`
       )
   }
   return names

@@ -42,8 +42,7 @@ export async function discoverLinkedIssues(
       const left = refs.slice(read.length)
       warnings.push(
         `pull request #${number} names ${refs.length} issues to close; at most ` +
-          `${MAX_LINKED_ISSUES.perPull} are read per pull request (${few(read)}): ` +
-          `left out ${left.length} (${few(left)})`
+          `${MAX_LINKED_ISSUES.perPull} are read per pull request: left out ${left.length} (${few(left)})`
       )
     }
     const linked: number[] = []
@@ -68,10 +67,7 @@ export async function discoverLinkedIssues(
   }
   if (unmerged.length > 0)
     notes.push(
-      `linked issues: ${list(unmerged)} ${unmerged.length === 1 ? 'is' : 'are'} not merged, ` +
-        'so the issues named in ' +
-        (unmerged.length === 1 ? 'its description are' : 'their descriptions are') +
-        ' not labeled (only a merged pull request closes them)'
+      `linked issues: not read for ${list(unmerged)}, not merged (only a merge closes them)`
     )
   if (skipped.length > 0) notes.push(`linked issues left out: ${skipped.join('; ')}`)
   if (overRun.length > 0) {
@@ -80,17 +76,16 @@ export async function discoverLinkedIssues(
     const more = overRun.length - shown.length
     warnings.push(
       `at most ${MAX_LINKED_ISSUES.perRun} linked issues are read per run: left out ${count} ` +
-        `(${shown.join('; ')}${more > 0 ? `; and those of ${more} more pull requests` : ''})`
+        `(${shown.join('; ')}${more > 0 ? `; ${more} more pull requests` : ''})`
     )
   }
   return { numbers: [...numbers].sort((a, b) => a - b), warnings, notes }
 }
 
-/** `#1, #2, #3, #4, #5 and 1,495 more`: a long list of numbers, short. */
-function few(numbers: number[], shown = 5): string {
-  if (numbers.length <= shown) return list(numbers)
-  return `${numbers
-    .slice(0, shown)
-    .map(n => `#${n}`)
-    .join(', ')} and ${numbers.length - shown} more`
+/** `#1, #2, #3, #4, #5 and 1495 more`: a long list of numbers, short. */
+function few(numbers: number[]): string {
+  const rest = numbers.length - 5
+  return rest > 0
+    ? `${list(numbers.slice(0, 5)).replace(' and', ',')} and ${rest} more`
+    : list(numbers)
 }
