@@ -1,3 +1,5 @@
+import { looksBinary, looksLikeYaml } from './untrusted.js'
+
 /** Newline- or comma-separated, trimmed, empty items and duplicates dropped. */
 export function splitList(value: string): string[] {
   return [
@@ -8,15 +10,6 @@ export function splitList(value: string): string[] {
         .filter(Boolean)
     )
   ]
-}
-
-/** C0 controls and DEL, which are not text a user meant to send; `allowed` lists exceptions. */
-export function hasControlCharacters(value: string, allowed = ''): boolean {
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i)
-    if ((code < 0x20 || code === 0x7f) && !allowed.includes(value[i] as string)) return true
-  }
-  return false
 }
 
 /**
@@ -75,10 +68,9 @@ export function jsonErrorPosition(error: unknown): number | undefined {
 function contentKind(text: string): string {
   const start = text.trimStart()
   if (start === '') return 'it is empty'
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u0008\u000e-\u001f]/.test(text.slice(0, 4096))) return 'it holds binary data'
+  if (looksBinary(text.slice(0, 4096))) return 'it holds binary data'
   if (start.startsWith('<')) return 'it looks like HTML or XML'
-  if (/^(---|%YAML|- |[A-Za-z_][\w.-]*\s*:(\s|$))/.test(start)) return 'it looks like YAML'
+  if (looksLikeYaml(start)) return 'it looks like YAML'
   if (/^(export\s+)?[A-Za-z_][\w.-]*\s*=/.test(start)) return 'it looks like `key=value` lines'
   if (/^[[{]/.test(start)) return 'it starts as JSON'
   return 'it is text that does not start as JSON'

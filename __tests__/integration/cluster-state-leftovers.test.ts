@@ -49,8 +49,10 @@ test('a decommission the service rejects on every run is given up after 3 runs, 
   await writeDeployments([web, api])
   expect((await step()).code).toBe(0)
   // acme/api goes away for good: gamma's decommission is rejected (unauthorized) every run.
+  // epsilon (new, of acme/api, so rejected too and never listed) keeps acme/api among the
+  // repositories the run records for: an entry of any other is never decommissioned (issue 38).
   emulator.state.repos.splice(emulator.state.repos.indexOf('acme/api'), 1)
-  await writeDeployments([web])
+  await writeDeployments([web, entry('epsilon', 'api')])
   for (let run = 1; run <= 3; run++) {
     emulator.requests.length = 0
     const r = await step()
@@ -84,7 +86,9 @@ test('a rejected decommission that the service takes on a later run leaves the s
   await writeDeployments([web, api])
   expect((await step()).code).toBe(0)
   emulator.state.repos.splice(emulator.state.repos.indexOf('acme/api'), 1)
-  await writeDeployments([web])
+  // epsilon keeps acme/api among the repositories the run records for (see above).
+  const epsilon = entry('epsilon', 'api')
+  await writeDeployments([web, epsilon])
   expect((await step()).code).toBe(0)
   expect((await stateOf()).deployments).toEqual([web, { ...api, decommission_rejections: 1 }])
   emulator.state.repos.push('acme/api')
@@ -93,7 +97,7 @@ test('a rejected decommission that the service takes on a later run leaves the s
   expect(taken.code).toBe(0)
   expect(decommissionsSent()).toEqual(['apps-gamma'])
   expect(JSON.parse(taken.outputs['decommissioned'] ?? '[]')).toEqual([api])
-  expect((await stateOf()).deployments).toEqual([web])
+  expect((await stateOf()).deployments).toEqual([web, epsilon])
 }, 60_000)
 
 // /proc takes no files, from root either: a directory the step cannot write in on any Linux

@@ -309,17 +309,20 @@ test('partial success in a job: a rejected update keeps what the state said, a r
 
   // acme/api goes away: gamma's decommission is rejected; beta moves to a repository the token
   // cannot reach (rejected, the old record stays), and delta is new but rejected too.
+  // epsilon (new, of acme/api: rejected too) keeps acme/api among the repositories the run
+  // records for: a state entry of any other is never decommissioned (issue 38).
   emulator.state.repos.splice(emulator.state.repos.indexOf('acme/api'), 1)
   const newBeta = { ...b, digest: digest('beta-2'), github_repository: 'gone' }
   const delta = { ...entry(source, 'delta'), github_repository: 'gone' }
+  const epsilon = { ...entry(source, 'epsilon'), github_repository: 'api' }
   await writeFile(
     join(workspace, 'deployments.json'),
-    JSON.stringify([{ ...a, github_repository: undefined }, newBeta, delta])
+    JSON.stringify([{ ...a, github_repository: undefined }, newBeta, delta, epsilon])
   )
   emulator.requests.length = 0
   const partial = await step(source, 'job', { 'partial-success': 'true' })
   expect(partial.code).toBe(0)
-  expect(sentIn()).toEqual([a, newBeta, delta, { ...api, status: 'decommissioned' }])
+  expect(sentIn()).toEqual([a, newBeta, delta, epsilon, { ...api, status: 'decommissioned' }])
   expect(
     (
       JSON.parse(partial.outputs['errors'] ?? '[]') as Array<{
@@ -328,7 +331,9 @@ test('partial success in a job: a rejected update keeps what the state said, a r
     )
       .map(e => e.deployment.deployment_name)
       .sort()
-  ).toEqual([b.deployment_name, delta.deployment_name, c.deployment_name].sort())
+  ).toEqual(
+    [b.deployment_name, delta.deployment_name, epsilon.deployment_name, c.deployment_name].sort()
+  )
   expect(decommissionedOutput(partial)).toEqual([])
   expect(await stateOf()).toEqual(expectedState([a, b, { ...api, decommission_rejections: 1 }]))
 
@@ -338,15 +343,16 @@ test('partial success in a job: a rejected update keeps what the state said, a r
     join(workspace, 'deployments.json'),
     JSON.stringify([
       { ...a, github_repository: undefined },
-      { ...b, github_repository: undefined }
+      { ...b, github_repository: undefined },
+      epsilon
     ])
   )
   emulator.requests.length = 0
   const owed = await step(source, 'job')
   expect(owed.code).toBe(0)
-  expect(sentIn()).toEqual([a, b, { ...api, status: 'decommissioned' }])
+  expect(sentIn()).toEqual([a, b, epsilon, { ...api, status: 'decommissioned' }])
   expect(decommissionedOutput(owed)).toEqual([api])
-  expect(await stateOf()).toEqual(expectedState([a, b]))
+  expect(await stateOf()).toEqual(expectedState([a, b, epsilon]))
 })
 
 test('allow-mass-decommission without state-file, and state-file without a whole cluster, are refused', async () => {

@@ -145,11 +145,14 @@ export function parseClusterInputs(
     c.problem('cluster', 'is required for a whole cluster')
   let state: StatePlan | undefined
   if (items && environment && cluster && c.given('state-file')) {
+    // The repositories this run records for besides its items': no other's entry is decommissioned.
+    const named = c.failed('kubernetes-repository') ? '' : c.text('kubernetes-repository')
     const where = {
       cluster,
       logicalEnvironment: environment,
       physicalEnvironment,
       items,
+      repositories: [serviceRepository ?? '', named.split('/').pop() ?? ''].filter(Boolean),
       ...(kubernetes
         ? {
             workloads: kubernetes.workloads,
@@ -194,9 +197,10 @@ export function parseClusterInputs(
       mode: mode === 'sync' || mode === 'job' ? mode : items.length > SYNC_LIMIT ? 'job' : 'sync',
       partialSuccess: partialSuccess ?? false,
       jobTimeoutSeconds: jobTimeout ?? DEFAULT_JOB_TIMEOUT_SECONDS,
+      ...(state?.warnings?.length ? { warnings: state.warnings } : {}),
       ...(kubernetes
         ? {
-            warnings: kubernetes.warnings,
+            warnings: [...kubernetes.warnings, ...(state?.warnings ?? [])],
             workloads: kubernetes.workloads,
             listedWorkloads: kubernetes.listedWorkloads
           }

@@ -151,6 +151,9 @@ export function settledState(
   for (const entry of cluster.state?.kept ?? [])
     now.set(entry.deployment_name, withoutRejections(entry))
   for (const entry of cluster.state?.filtered ?? []) now.set(entry.deployment_name, entry)
+  // Of another repository than this run records for: never this run's to decommission, kept as
+  // the file had it (its warning was said before the request).
+  for (const entry of cluster.state?.foreign ?? []) now.set(entry.deployment_name, entry)
   const deployments = [...now.values()].sort((a, b) =>
     a.deployment_name < b.deployment_name ? -1 : a.deployment_name > b.deployment_name ? 1 : 0
   )
@@ -261,12 +264,16 @@ export function announceState(cluster: StatefulCluster, log: Log): void {
   const gone = plan.decommissions
   const kept = plan.kept
   const filtered = plan.filtered
+  const foreign = plan.foreign ?? []
   log.info(
     `State file \`${plan.given}\` lists ${plan.previous.deployments.length} deployments; ` +
-      (gone.length === 0 && kept.length === 0 && filtered.length === 0
+      (gone.length === 0 && kept.length === 0 && filtered.length === 0 && foreign.length === 0
         ? 'the snapshot has every one'
         : [
             ...(filtered.length > 0 ? [leftOutByFilter(filtered, plan.filterInput)] : []),
+            ...(foreign.length > 0
+              ? [`${foreign.length} of other repositories kept (see the warning above)`]
+              : []),
             ...(kept.length > 0
               ? [
                   `${kept.length} not in the snapshot ${kept.length === 1 ? 'is' : 'are'} kept, as \`kubernetes-file\` still lists ${kept.length === 1 ? 'its workload' : 'their workloads'} (no running pod): ${kept.map(d => d.deployment_name).join(', ')}`

@@ -46,6 +46,13 @@ export interface StatePlan {
   filtered: StateEntry[]
   /** the input of that filter, for the log */
   filterInput?: NamespaceFilter['input']
+  /**
+   * what the snapshot lacks but names another repository than this run records for: kept as it
+   * is, never decommissioned (the file is restored from a cache others may write)
+   */
+  foreign?: StateEntry[]
+  /** said before anything is sent: the foreign entries kept */
+  warnings?: string[]
 }
 
 /** A cluster step as the state sees it; `ClusterInputs` is one. */
@@ -56,6 +63,11 @@ export interface StatefulCluster extends StateScope {
   workloads?: ReadonlyMap<string, Workload>
   listedWorkloads?: ReadonlySet<string>
   namespaceFilter?: NamespaceFilter
+  /**
+   * The repositories this run records for besides those its items name (`repository`'s name,
+   * `kubernetes-repository`): a state entry naming any other is never decommissioned.
+   */
+  repositories?: readonly string[]
 }
 
 export interface StateFiles {
@@ -144,7 +156,20 @@ export function planState(
   const filter = cluster.namespaceFilter
   const leftOut = (entry: StateEntry) =>
     filter !== undefined && entry.workload !== undefined && !filter.wanted(entry.workload.namespace)
-  const lacking = state.deployments.filter(entry => !inSnapshot.has(entry.deployment_name))
+  // An entry of another repository than this run records for was not written by this run's
+  // workflow (the file comes from a cache that other runs can write, docs/state-file.md): its
+  // records are not this run's to decommission. Kept, warned, and left out of the guard's count,
+  // so that such entries cannot pad the file until a mass decommission looks like half of it.
+  const own = new Set(
+    [...(cluster.repositories ?? []), ...cluster.items.flatMap(i => i.github_repository ?? [])].map(
+      r => r.toLowerCase()
+    )
+  )
+  const ofOthers = (entry: StateEntry) =>
+    entry.github_repository !== undefined && !own.has(entry.github_repository.toLowerCase())
+  const lackingAll = state.deployments.filter(entry => !inSnapshot.has(entry.deployment_name))
+  const foreign = lackingAll.filter(ofOthers)
+  const lacking = lackingAll.filter(entry => !ofOthers(entry))
   const filtered = lacking.filter(leftOut)
   const seen = lacking.filter(entry => !leftOut(entry))
   const kept = seen.filter(stillListed)
@@ -154,7 +179,7 @@ export function planState(
       ...entry,
       status: 'decommissioned' as const
     }))
-  const listed = state.deployments.length - filtered.length
+  const listed = state.deployments.length - filtered.length - foreign.length
   if (!allowMass && decommissions.length * 2 > listed) {
     c.problem(
       snapshotInput,
@@ -173,11 +198,23 @@ export function planState(
     decommissions,
     kept,
     filtered,
-    ...(filtered.length > 0 && filter ? { filterInput: filter.input } : {})
+    ...(filtered.length > 0 && filter ? { filterInput: filter.input } : {}),
+    foreign,
+    warnings: foreign.length > 0 ? [foreignWarning(given, foreign)] : []
   })
 }
 
 const NOTHING = { decommissions: [], kept: [], filtered: [] }
+
+/** The entries of other repositories kept: what they are, and what to do about them. */
+function foreignWarning(given: string, foreign: StateEntry[]): string {
+  const repositories = [...new Set(foreign.map(e => `\`${e.github_repository}\``))].sort()
+  return (
+    `\`${given}\` lists deployments of ${repositories.join(', ')}, a repository this run does not ` +
+    `record for, that the snapshot lacks: ${namesOf(foreign)}. Kept, not decommissioned; if this ` +
+    `workflow never recorded them, someone else wrote the file (docs/state-file.md). ${IF_CACHED}`
+  )
+}
 
 /** The file's state, `none` when there is no file yet, undefined when it is refused. */
 function readStateFile(
@@ -235,7 +272,7 @@ function checkedSize(
   const names = new Set(cluster.items.map(item => item.deployment_name))
   for (const entry of plan.previous?.deployments ?? []) names.add(entry.deployment_name)
   if (names.size <= MAX_STATE_ENTRIES) return plan
-  const kept = plan.kept.length + plan.filtered.length
+  const kept = plan.kept.length + plan.filtered.length + (plan.foreign?.length ?? 0)
   c.problem(
     'state-file',
     `\`${given}\` would list up to ${names.size} deployments (${cluster.items.length} in the snapshot, ` +

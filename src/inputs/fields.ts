@@ -1,6 +1,7 @@
 import * as z from 'zod/mini'
 import { MAX_TAGS, RUNTIME_RISKS, type RuntimeRisk } from '../limits.js'
-import { hasControlCharacters, splitList } from '../text.js'
+import { splitList } from '../text.js'
+import { hasControlCharacters } from '../untrusted.js'
 import { nameAndVersion } from './image.js'
 import { wordOf } from './names.js'
 

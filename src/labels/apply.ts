@@ -23,10 +23,11 @@ import {
   updateLabel,
   type LabelFields
 } from '../service/labels.js'
-import { discoverLinkedIssues, discoverPullRequests, type DiscoveryContext } from './discover.js'
+import { discoverPullRequests, type DiscoveryContext } from './discover.js'
+import { discoverLinkedIssues } from './linked-issues.js'
 import { labelsOf, readIssue, type Pull } from '../service/pulls.js'
 import type { MergedTarget } from './lead-time.js'
-import type { LabelInputs } from './inputs.js'
+import { labelKey, type LabelInputs } from './inputs.js'
 
 export type { LabelResultItem }
 
@@ -91,6 +92,7 @@ export async function applyLabels(
     result.warnings.push(message)
     log.warning(message)
   }
+  inputs.warnings?.forEach(warn)
 
   if (
     inputs.labels.length > 0 &&
@@ -273,9 +275,10 @@ async function labelTarget(
     names = labelsOf(issue) ?? (await listIssueLabels(client, owner, repo, number)).map(l => l.name)
     target.mergedAt ??= issue.pull_request ? (issue.pull_request.merged_at ?? null) : null
   }
-  for (const name of names) present.set(name.toLowerCase(), name)
-  const missing = inputs.labels.filter(name => !present.has(name.toLowerCase()))
-  const toRemove = inputs.removeLabels.flatMap(name => present.get(name.toLowerCase()) ?? [])
+  // Compared as the inputs were: in NFC and lower case (`labelKey`).
+  for (const name of names) present.set(labelKey(name), name)
+  const missing = inputs.labels.filter(name => !present.has(labelKey(name)))
+  const toRemove = inputs.removeLabels.flatMap(name => present.get(labelKey(name)) ?? [])
 
   if (missing.length === 0 && toRemove.length === 0) {
     result.labeled.push({ number, added: [], removed: [] })
@@ -312,7 +315,7 @@ async function labelTarget(
   const reread = async () => {
     const now = new Set<string>()
     for (const label of await listIssueLabels(client, owner, repo, number))
-      now.add(label.name.toLowerCase())
+      now.add(labelKey(label.name))
     return now
   }
   const waitsAtRead = target.labels ? (target.readAtWaits ?? 0) : client.rateLimitWaits
@@ -321,7 +324,7 @@ async function labelTarget(
     try {
       await addIssueLabels(client, owner, repo, number, inputs.labels, async () => {
         const now = await reread()
-        added = missing.filter(name => !now.has(name.toLowerCase()))
+        added = missing.filter(name => !now.has(labelKey(name)))
         return added.length > 0
       })
     } catch (error) {
@@ -336,7 +339,7 @@ async function labelTarget(
   const carried =
     toRemove.length > 0 && client.rateLimitWaits > waitsAtRead ? await reread() : undefined
   for (const name of toRemove) {
-    const lower = name.toLowerCase()
+    const lower = labelKey(name)
     try {
       // A 404 (or a re-read after a rate-limit wait) says it was already gone: someone else took
       // it off, and this run did not; it is reported as such, not as removed.

@@ -1,9 +1,9 @@
 import type { ServiceClient } from '../client/client.js'
-import { getIssue, getPull, labelsOf, type CommitSummary, type Pull } from '../service/pulls.js'
+import type { CommitSummary, Pull } from '../service/pulls.js'
 import { isSafeRef } from './inputs.js'
 import { pullsOfRange, short } from './range-pulls.js'
 import { RangeReader, type Range } from './read-range.js'
-import { closingReferences, list } from './references.js'
+import { list } from './references.js'
 import { previousRelease } from './previous-release.js'
 
 export { MAX_COMMIT_LOOKUPS } from './range-pulls.js'
@@ -56,47 +56,6 @@ export async function discoverPullRequests(
     warnings: found.warnings,
     notes: found.notes
   }
-}
-
-/**
- * The issues that the given pull requests close (`label-linked-issues`). Numbers already in
- * `exclude` and references to pull requests or missing issues are left out.
- */
-export async function discoverLinkedIssues(
-  client: ServiceClient,
-  owner: string,
-  repo: string,
-  pulls: number[],
-  exclude: number[] = [],
-  known: Map<number, Pull> = new Map(),
-  /** Filled with the labels each linked issue carried when read, so labeling need not read them. */
-  labels: Map<number, string[]> = new Map()
-): Promise<Discovery> {
-  const numbers = new Set<number>()
-  const notes: string[] = []
-  const skipped: string[] = []
-  const seen = new Set(exclude)
-  for (const number of pulls) {
-    const pull = known.get(number) ?? (await getPull(client, owner, repo, number))
-    if (!pull) continue // an issue given by number: it closes nothing
-    const refs = closingReferences(pull.body, owner, repo).filter(n => !seen.has(n))
-    const linked: number[] = []
-    for (const ref of refs) {
-      seen.add(ref)
-      const issue = await getIssue(client, owner, repo, ref)
-      if (!issue) skipped.push(`#${ref} (named by #${number}) does not exist`)
-      else if (issue.pull_request) skipped.push(`#${ref} (named by #${number}) is a pull request`)
-      else {
-        numbers.add(ref)
-        linked.push(ref)
-        const carried = labelsOf(issue)
-        if (carried) labels.set(ref, carried)
-      }
-    }
-    if (linked.length > 0) notes.push(`#${number} closes ${list(linked)}`)
-  }
-  if (skipped.length > 0) notes.push(`linked issues left out: ${skipped.join('; ')}`)
-  return { numbers: [...numbers].sort((a, b) => a - b), warnings: [], notes }
 }
 
 class Discoverer {

@@ -1,6 +1,8 @@
 import { LABEL_INPUT_NAMES } from '../inputs/names.js'
 import type { InputProblem } from '../inputs/problems.js'
-import { codePoints, hasControlCharacters, splitList, splitNames } from '../text.js'
+import { MAX_LABELS_PER_ISSUE } from '../limits.js'
+import { hasControlCharacters, mixedScripts } from '../untrusted.js'
+import { codePoints, splitList, splitNames } from '../text.js'
 
 export { LABEL_INPUT_NAMES }
 
@@ -21,6 +23,16 @@ export interface LabelInputs {
   /** base ref or sha of the range for `pull-requests: auto` */
   since?: string
   labelLinkedIssues: boolean
+  /** what the names look like that is allowed but may not be meant (a name mixing scripts) */
+  warnings?: string[]
+}
+
+/**
+ * The form two label names are compared in: Unicode NFC (`café` typed as `e` and a combining
+ * accent is the same name as with `é`), then lower case, as the service compares them.
+ */
+export function labelKey(name: string): string {
+  return name.normalize('NFC').toLowerCase()
 }
 
 /**
@@ -35,13 +47,14 @@ export function parseLabelInputs(raw: LabelRawInputs): {
   const problem = (input: LabelInputName, message: string) => problems.push({ input, message })
   const text = (name: LabelInputName) => (raw[name] ?? '').trim()
 
-  const labels = labelList(text('labels'), 'labels', problem)
-  const removeLabels = labelList(text('remove-labels'), 'remove-labels', problem)
+  const warnings: string[] = []
+  const labels = labelList(text('labels'), 'labels', problem, warnings)
+  const removeLabels = labelList(text('remove-labels'), 'remove-labels', problem, warnings)
   const wanted = labels.length > 0 || removeLabels.length > 0
 
-  const lowerAdds = new Set(labels.map(name => name.toLowerCase()))
+  const lowerAdds = new Set(labels.map(labelKey))
   for (const name of removeLabels) {
-    if (lowerAdds.has(name.toLowerCase()))
+    if (lowerAdds.has(labelKey(name)))
       problem('remove-labels', `\`${name}\` is also in \`labels\`: add it or remove it, not both`)
   }
 
@@ -111,32 +124,51 @@ export function parseLabelInputs(raw: LabelRawInputs): {
       ...(description !== undefined ? { description } : {}),
       pullRequests,
       ...(since !== undefined ? { since } : {}),
-      labelLinkedIssues
+      labelLinkedIssues,
+      ...(warnings.length > 0 ? { warnings } : {})
     },
     problems
   }
 }
 
 /**
- * Names may hold commas: several lines are one name per line (see `splitNames`); duplicates
- * that differ only in case are one label.
+ * Names may hold commas: several lines are one name per line (see `splitNames`). Each is taken
+ * in Unicode NFC, and duplicates that differ only in case or in normal form are one label. At
+ * most MAX_LABELS_PER_ISSUE (an issue holds no more); a name that mixes look-alike scripts
+ * (`deployed` with a Cyrillic `е`) is a warning: it reads as another label, but is one of its own.
  */
 function labelList(
   value: string,
   input: LabelInputName,
-  problem: (input: LabelInputName, message: string) => void
+  problem: (input: LabelInputName, message: string) => void,
+  warnings: string[]
 ): string[] {
   const seen = new Set<string>()
   const names: string[] = []
-  for (const name of splitNames(value)) {
-    if (hasControlCharacters(name)) {
-      problem(input, `\`${JSON.stringify(name)}\` contains control characters`)
+  for (const given of splitNames(value)) {
+    if (hasControlCharacters(given)) {
+      problem(input, `\`${JSON.stringify(given)}\` contains control characters`)
       continue
     }
-    const key = name.toLowerCase()
+    const name = given.normalize('NFC')
+    const key = labelKey(name)
     if (seen.has(key)) continue
     seen.add(key)
     names.push(name)
+  }
+  if (names.length > MAX_LABELS_PER_ISSUE) {
+    problem(
+      input,
+      `has ${names.length} names; an issue holds at most ${MAX_LABELS_PER_ISSUE} labels: give fewer`
+    )
+    return names
+  }
+  for (const name of names) {
+    const mixed = mixedScripts(name)
+    if (mixed !== undefined)
+      warnings.push(
+        `\`${input}\`: \`${name}\` mixes ${mixed} letters, so it reads as another name: type it in one script if that is not meant`
+      )
   }
   return names
 }

@@ -1,6 +1,13 @@
 /** What commit subjects and pull request bodies say about pull requests and issues. */
 
 /**
+ * `label-linked-issues`: at most this many issues are read (and labeled) for one pull request,
+ * and for the whole run. A description is the pull request author's text: without a cap, one
+ * listing thousands of `fixes #N` makes the step read and label each (docs/labels.md).
+ */
+export const MAX_LINKED_ISSUES = { perPull: 10, perRun: 50 } as const
+
+/**
  * What a commit subject says about the pull request that made the commit: `merge` for GitHub's
  * merge-commit subject `Merge pull request #12 from owner/branch` (and bors's `Auto merge of #12 -
  * ...`, `Rollup merge of #12 - ...`), `squash` for `Title (#12)`

@@ -2,7 +2,7 @@
 // container, which digest, which annotations); each rule uses the owners index the others build.
 import { MAX_TAGS, RUNTIME_RISKS, type RuntimeRisk } from '../../limits.js'
 import { nameAndVersion } from '../../inputs/image.js'
-import { hasControlCharacters } from '../../text.js'
+import { hasControlCharacters } from '../../untrusted.js'
 import { workloadKey, type ClusterItem, type Workload } from '../items.js'
 import { Chooser, namedList } from './choose.js'
 

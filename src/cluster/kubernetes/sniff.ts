@@ -3,6 +3,7 @@
  * says how to write the file instead of naming a byte: UTF-16 (what Windows PowerShell 5.1's `>`
  * and `Out-File` write by default), gzip, or YAML (kubectl's `-o yaml`).
  */
+import { looksLikeYaml } from '../../untrusted.js'
 
 /** How to write the file kubernetes-file reads, for messages about a file that is not it. */
 export const WRITE_JSON =
@@ -35,7 +36,7 @@ export function notJsonHint(head: Buffer): string | undefined {
   // What kubectl writes to stderr, in the file by `2>&1` (or `*>` in PowerShell).
   if (/^(Warning: |error: |Error from server|Unable to connect|[EWI]\d{4} \d)/.test(line))
     return `starts with a message of kubectl's (\`${line.split(/[\s:]/)[0]}: ...\`), not JSON: send only kubectl's output to the file, not its messages (no \`2>&1\`); ${WRITE_JSON}`
-  if (/^(---|- |#|%YAML|[A-Za-z_][\w.-]*\s*:)/.test(first))
+  if (looksLikeYaml(first))
     return `is YAML, not JSON: print it with \`-o json\`, not \`-o yaml\`; ${WRITE_JSON}`
   return undefined
 }
