@@ -1,9 +1,10 @@
-import type { Agent as UndiciAgent, Dispatcher } from 'undici'
+import type { Agent as UndiciAgent, buildConnector, Dispatcher } from 'undici'
+import { TUNNEL_CLOSED } from './wire.js'
 import { chooseProxy, readProxySettings, type ProxySettings } from './proxy.js'
 
 // undici's parts, a file of their own in the bundle: loaded with this module, once a run's inputs
 // are sound (see ./undici.ts).
-const { Agent, ProxyAgent } = await import('./undici.js')
+const { Agent, Pool, ProxyAgent } = await import('./undici.js')
 
 type Env = Record<string, string | undefined>
 
@@ -43,7 +44,15 @@ export class Dispatchers {
     if (dispatcher === undefined) {
       try {
         // Credentials in the URL become its Proxy-Authorization, as the toolkit sends them.
-        dispatcher = new ProxyAgent({ ...this.options, uri: choice.url })
+        const shown = choice.shown
+        dispatcher = new ProxyAgent({
+          ...this.options,
+          uri: choice.url,
+          factory: (origin: string, options: object) => {
+            const { connect } = options as { connect: buildConnector.connector }
+            return new Pool(origin, { ...options, connect: tunnelOnce(connect, shown) })
+          }
+        })
       } catch (error) {
         return { variable: choice.variable, problem: `it is not a usable proxy (${String(error)})` }
       }
@@ -56,4 +65,28 @@ export class Dispatchers {
     if (this.given) return
     await Promise.all([this.direct, ...this.proxies.values()].map(d => d?.close()))
   }
+}
+
+/**
+ * The proxy agent's connect, with a tunnel the proxy closes before it opens (it takes the
+ * connection, then closes it before or after reading `CONNECT`: a blocked host, a restart) made
+ * an error undici does not retry. undici reads "other side closed" (UND_ERR_SOCKET) as a socket
+ * error it may recover from, keeps the request queued and connects again at once, without end:
+ * tens of thousands of CONNECTs a second, past every deadline. As an error of its own the request
+ * fails, and the client counts it as one attempt against `max-retries`, backed off.
+ */
+function tunnelOnce(connect: buildConnector.connector, proxy: string): buildConnector.connector {
+  return (options, callback) =>
+    connect(options, (error, socket) => {
+      if (error === null) return callback(null, socket as never)
+      const code = (error as { code?: unknown }).code
+      if (code !== 'UND_ERR_SOCKET' && code !== 'UND_ERR_CLOSED') return callback(error, null)
+      const target = `${options.hostname}${options.port ? `:${options.port}` : ''}`
+      const closed = new Error(
+        `the proxy ${proxy} closed the connection before the tunnel to ${target} opened (${error.message})`,
+        { cause: error }
+      )
+      Object.assign(closed, { code: TUNNEL_CLOSED })
+      return callback(closed, null)
+    })
 }

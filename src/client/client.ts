@@ -25,6 +25,7 @@ import { answerOf, deepNote } from './read-answer.js'
 import { decideRetry, MAX_RATE_LIMIT_WAITS, type FailureClass } from './retry-policy.js'
 import {
   REDIRECTS,
+  attemptDeadline,
   formatSeconds,
   nextLink,
   parseBody,
@@ -388,6 +389,7 @@ export class ServiceClient {
     if (write) this.counts.writes++
     else this.counts.reads++
     let result: Attempt
+    const deadline = attemptDeadline(this.timeoutMs)
     try {
       const response = await route.dispatcher.request({
         origin,
@@ -396,11 +398,8 @@ export class ServiceClient {
         headers,
         body,
         signal: this.options.cancellation
-          ? AbortSignal.any([
-              AbortSignal.timeout(this.timeoutMs),
-              this.options.cancellation.inFlight
-            ])
-          : AbortSignal.timeout(this.timeoutMs),
+          ? AbortSignal.any([deadline.signal, this.options.cancellation.inFlight])
+          : deadline.signal,
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs
       })
@@ -417,6 +416,7 @@ export class ServiceClient {
         )
       result = thrownAttempt(error, this.timeoutMs)
     } finally {
+      deadline.clear()
       if (write) this.pacer.writeFinished()
     }
     const status = result.kind === 'response' ? String(result.status) : result.kind

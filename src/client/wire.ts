@@ -23,6 +23,20 @@ export function thrownAttempt(error: unknown, timeoutMs: number): Attempt {
     : { kind: 'network', error: err }
 }
 
+/**
+ * One attempt's deadline, on a timer that holds the process open (AbortSignal.timeout's does
+ * not): a request undici loses (a proxy that closed the tunnel under it, with no socket left to
+ * wait on) still ends as a timeout, instead of the process leaving with the step unfinished.
+ */
+export function attemptDeadline(ms: number): { signal: AbortSignal; clear: () => void } {
+  const controller = new AbortController()
+  const timer = setTimeout(
+    () => controller.abort(new DOMException(`no answer in ${ms} ms`, 'TimeoutError')),
+    ms
+  )
+  return { signal: controller.signal, clear: () => clearTimeout(timer) }
+}
+
 /** undici's words for a tunnel the proxy would not open, and for a 407 on a forwarded request. */
 const PROXY_STATUS = /Proxy response \((\d{3})\) !== 200|Proxy Authentication Required \((407)\)/
 
@@ -153,6 +167,9 @@ export function usableLocation(location: string | undefined, base: string): stri
   }
 }
 
+/** The code of a tunnel the proxy closed before it opened (agent.ts): the service was not reached. */
+export const TUNNEL_CLOSED = 'RD_PROXY_TUNNEL_CLOSED'
+
 export const TLS_CODE =
   /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|EPROTO$|HOSTNAME_MISMATCH)/
 
@@ -164,6 +181,7 @@ export function unreachableCause(error: unknown): string | undefined {
   for (let e: unknown = error, depth = 0; e && depth < 4; depth++) {
     const { code, message } = e as { code?: unknown; message?: unknown }
     const text = typeof message === 'string' ? message : ''
+    if (code === TUNNEL_CLOSED) return text
     if (code === 'ECONNREFUSED') return `connection refused (ECONNREFUSED${addressIn(text)})`
     if (code === 'ENOTFOUND') return `the host name does not resolve (ENOTFOUND${hostIn(text)})`
     if (code === 'EAI_AGAIN')
