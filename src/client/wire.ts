@@ -1,6 +1,7 @@
 // What the wire says, read without state: error bodies, headers, URLs and links, redirect
 // targets, and the cause of a network failure. The request loop in client.ts uses these.
 import { withinDepth } from './depth.js'
+import { isLoopback } from './proxy.js'
 import type { ValidationError } from './errors.js'
 import type { Outcome } from './retry-policy.js'
 
@@ -202,8 +203,21 @@ const hostIn = (message: string) => {
   return match ? ` ${match[1]}` : ''
 }
 
+/** A URL as a log line may show it: without its query and without `user:password@`. */
 export function redactQuery(url: string): string {
-  return url.split('?')[0] ?? url
+  return (url.split('?')[0] ?? url).replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1')
+}
+
+/**
+ * Whether a request to `target` (where a redirect or a `next` link sends it) would leave https
+ * for plain http: refused, as the body and the answer would travel unencrypted. Plain http stays
+ * for loopback only when `api-url` itself is loopback http (a local emulator).
+ */
+export function downgrades(target: string, apiOrigin: string): boolean {
+  const { origin } = splitUrl(target)
+  if (!origin.startsWith('http:')) return false
+  if (!apiOrigin.startsWith('http:')) return true
+  return !isLoopback(new URL(origin).hostname)
 }
 
 export function formatSeconds(ms: number): string {
