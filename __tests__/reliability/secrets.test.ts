@@ -6,9 +6,14 @@
  * header in its error messages, the way a misbehaving proxy or server does.
  */
 import { execFile } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import fc from 'fast-check'
+import { parse } from 'yaml'
+import type { FaultRule } from '../../emulator/faults.js'
+import type { ActionYml } from '../../src/cli/action-yml.js'
+import { runCli } from '../../src/cli/run-cli.js'
 import { startEmulator, type Emulator } from '../../emulator/index.js'
 import { cell, codeCell } from '../../src/markdown.js'
 import { addProxySecrets, addSecret, clearSecrets, redact } from '../../src/redact.js'
@@ -89,18 +94,7 @@ afterEach(() => emulator.close())
 
 /** The service echoes the request's Authorization header in its error message. */
 function echoOnce(path: string, method: string, status = 422) {
-  emulator.addFault({
-    method,
-    path,
-    fault: {
-      kind: 'status',
-      status,
-      body: {
-        message: `Validation Failed for request with headers {"authorization":"Bearer ${secret}"} (Authorization: Bearer ${secret}; token=${encodeURIComponent(secret)})`,
-        errors: [{ message: `rejected ${secret}`, code: 'invalid' }]
-      }
-    }
-  })
+  emulator.addFault({ method, path, fault: echoFault(status) })
 }
 
 /** `::add-mask::` is the runner's masking command itself: it must carry the token as it is. */
@@ -199,10 +193,135 @@ describe('the token echoed by the service never leaves the step', () => {
   })
 })
 
-function echoFault() {
+/** An error answer quoting the token in every form at once: raw, escaped, encoded, base64. */
+function echoFault(status = 422) {
+  const all = formsOf(secret).join(' | ')
   return {
     kind: 'status' as const,
-    status: 422,
-    body: { message: `Bad request, Authorization: Bearer ${secret}` }
+    status,
+    body: {
+      message: `Validation Failed for {"authorization":"Bearer ${secret}"} (Authorization: Bearer ${secret}; token=${encodeURIComponent(secret)}; seen: ${all})`,
+      errors: [{ message: `rejected ${all}`, code: 'invalid' }]
+    }
   }
 }
+
+/** action.yml as the bundle gives it to the command line (scripts/bundle.mjs). */
+function actionYml(): ActionYml {
+  const yml = parse(readFileSync(join(projectRoot(), 'action.yml'), 'utf8')) as {
+    description: string
+    inputs: Record<string, { description: string; default?: unknown }>
+    outputs: Record<string, { description: string }>
+  }
+  return {
+    description: yml.description,
+    inputs: Object.entries(yml.inputs).map(([name, i]) => ({
+      name,
+      description: i.description,
+      ...(i.default === undefined ? {} : { default: String(i.default) })
+    })),
+    outputs: Object.entries(yml.outputs).map(([name, o]) => ({ name, description: o.description }))
+  }
+}
+
+/** Where the service quotes the token: each path that quotes service text, and a bad api-url. */
+type Path = 'deployment record' | 'storage record' | 'label' | 'redirect' | 'bad api-url'
+
+describe('property: any token, echoed in any form on any path, never reaches a stream', () => {
+  const action = actionYml()
+  afterEach(() => clearSecrets())
+
+  test('the command line (in process, --debug): stdout JSON and stderr', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.stringMatching(/^gh[pousr]_[A-Za-z0-9]{36}$/),
+          fc.stringMatching(/^github_pat_[A-Za-z0-9_]{40,82}$/),
+          // any token a header can carry: visible ASCII
+          fc.string({
+            minLength: 8,
+            maxLength: 40,
+            unit: fc.integer({ min: 0x21, max: 0x7e }).map(c => String.fromCharCode(c))
+          })
+        ),
+        fc.constantFrom<Path>(
+          'deployment record',
+          'storage record',
+          'label',
+          'redirect',
+          'bad api-url'
+        ),
+        fc.integer({ min: 0, max: 6 }),
+        fc.constantFrom(401, 403, 404, 422, 500),
+        async (token, path, form, status) => {
+          clearSecrets()
+          const service = await startEmulator({ tokens: { [token]: { permissions: 'all' } } })
+          try {
+            const echoed = formsOf(token)[form] as string
+            const body = {
+              message: `Bad credentials (Authorization: Bearer ${echoed}) for ${echoed}`,
+              errors: [{ message: `rejected "${echoed}"`, code: 'invalid' }]
+            }
+            const rule: FaultRule =
+              path === 'redirect'
+                ? {
+                    // a read (the labels job's): a write redirected would wait out the 1 s gap
+                    method: 'GET',
+                    path: '/repos/acme/web/issues/1',
+                    fault: {
+                      kind: 'redirect',
+                      status: 307,
+                      location: `https://x-access-token:${encodeURIComponent(token)}@elsewhere.invalid/x?access_token=${encodeURIComponent(token)}`
+                    }
+                  }
+                : {
+                    path:
+                      path === 'label'
+                        ? /^\/repos\/acme\/web\//
+                        : `${RECORDS}/${path === 'storage record' ? 'storage' : 'deployment'}-record`,
+                    times: 5,
+                    // 401 stops the run: the storage record's failure sends no deployment record.
+                    fault: {
+                      kind: 'status',
+                      status: path === 'storage record' ? 401 : status,
+                      body
+                    }
+                  }
+            service.addFault(rule)
+            const apiUrl =
+              path === 'bad api-url' ? `https://x:${token}/#@api.github.com` : service.url
+            const args = ['--api-url', apiUrl, '--repository', 'acme/web', '--max-retries', '0']
+            args.push('--debug')
+            if (path === 'label' || path === 'redirect')
+              args.push('--labels', 'deployed', '--pull-requests', '1')
+            else
+              args.push(
+                '--digest',
+                DIGEST,
+                '--name',
+                'ghcr.io/acme/web',
+                '--environment',
+                'production'
+              )
+            if (path === 'storage record') args.push('--registry-url', 'https://ghcr.io')
+            const out = { stdout: '', stderr: '' }
+            const code = await runCli(args, { GITHUB_TOKEN: token }, action, {
+              stdout: text => (out.stdout += text),
+              stderr: text => (out.stderr += text)
+            })
+            expect(code).toBe(path === 'bad api-url' ? 2 : 1)
+            if (path === 'redirect')
+              expect(out.stderr).toContain('307 redirect to https://elsewhere.invalid/x')
+            const found = Object.entries(out).flatMap(([name, text]) =>
+              leaks(text, token).map(f => `${name}: ${f}`)
+            )
+            expect(found).toEqual([])
+          } finally {
+            await service.close()
+          }
+        }
+      ),
+      { numRuns: 60 }
+    )
+  }, 60_000)
+})
