@@ -69,7 +69,7 @@ function record(proxy: ClosingProxy, retries: string) {
 }
 
 describe('a proxy that closes the tunnel', () => {
-  test.each<[Behaviour]>([['close-after-connect'], ['reset-after-connect'], ['ok-then-close']])(
+  test.each(['close-after-connect', 'reset-after-connect', 'ok-then-close'] as Behaviour[])(
     '%s: with max-retries 0, one CONNECT, and the step ends naming the proxy',
     async behaviour => {
       const proxy = await closingProxy(behaviour)
