@@ -47,14 +47,15 @@ export async function run(options: RunOptions = {}): Promise<void> {
 
 async function runAction(options: RunOptions, outputs: { written: boolean }): Promise<void> {
   // Masked before anything could print it, bad input included: by the runner (exact text), and
-  // in every form by the step's own redaction (redact.ts), proxy passwords as well.
+  // in every form by the step's own redaction (redact.ts). Proxy passwords only by the latter:
+  // an `::add-mask::` line would print them in the step's own output.
   for (const secret of [core.getInput('token'), process.env['GITHUB_TOKEN']]) {
     if (secret && !isUnevaluated(secret)) {
       core.setSecret(secret.trim())
       addSecret(secret)
     }
   }
-  for (const password of addProxySecrets(process.env)) core.setSecret(password)
+  addProxySecrets(process.env)
 
   let inputs
   try {

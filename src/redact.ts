@@ -45,7 +45,7 @@ export function addSecret(value: string | undefined): void {
     .sort((a, b) => b.length - a.length)
 }
 
-/** The proxy passwords in HTTPS_PROXY / HTTP_PROXY (either case), registered as secrets. */
+/** The proxy passwords in HTTPS_PROXY / HTTP_PROXY (either case), registered as secrets; returned. */
 export function addProxySecrets(env: Record<string, string | undefined>): string[] {
   const found: string[] = []
   for (const name of ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY']) {
@@ -80,9 +80,10 @@ const GITHUB_TOKEN = /\b(?:gh[pousr]|github_pat)(?:_|\\_|%5F)[A-Za-z0-9_\\]{16,}
 /**
  * `scheme://user:password@`: up to the last `@` before a blank, a quote, a backtick or `<>`, so a
  * password holding `/`, `#` or `@` (one that does not parse) is masked whole. Markdown's escaped
- * `\:` and `\@` count as the characters they stand for.
+ * `\:` and `\@` count as the characters they stand for. The step's own placeholder in its hints,
+ * `http://USER:PASSWORD@host:port`, is left as it is.
  */
-const USERINFO = /\b([a-z][a-z0-9+.-]*\\?:\/\/)[^\s"'`<>]*(\\?@)/gi
+const USERINFO = /\b([a-z][a-z0-9+.-]*\\?:\/\/)(?!USER:PASSWORD@)[^\s"'`<>]*(\\?@)/gi
 /** `?access_token=...`, `&token=...`, `client_secret=`, `password=`, `sig=`, `key=` in a query. */
 const QUERY_SECRET =
   /([?&;][a-z0-9_.-]*(?:token|secret|password|passwd|pwd|sig|signature|key)=)[^&#\s"'`<>]+/gi

@@ -73,6 +73,10 @@ describe('redact', () => {
       '/x?page=2&access_token=***&per_page=5'
     )
     expect(redact('the token is empty: pass `token`')).toBe('the token is empty: pass `token`')
+    // the step's own hint for proxy credentials is no secret
+    expect(redact('in HTTPS_PROXY (http://USER:PASSWORD@host:port)')).toBe(
+      'in HTTPS_PROXY (http://USER:PASSWORD@host:port)'
+    )
   })
 
   test("a proxy URL's password is registered, raw and percent-decoded", () => {

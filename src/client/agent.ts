@@ -8,6 +8,9 @@ const { Agent, Pool, ProxyAgent } = await import('./undici.js')
 
 type Env = Record<string, string | undefined>
 
+/** The longest close() waits for the dispatchers to let go of their sockets. */
+const CLOSE_GRACE_MS = 1000
+
 /** How one request leaves: the dispatcher, and the proxy it goes through (credentials left out). */
 export type Route =
   | { dispatcher: Dispatcher; proxy?: string; variable?: string }
@@ -61,9 +64,20 @@ export class Dispatchers {
     return { dispatcher, proxy: choice.shown, variable: choice.variable }
   }
 
+  /**
+   * Destroyed, not closed: every request of the run has ended for the client by now, and one it
+   * gave up on (a request undici lost, ended by the attempt's deadline) would hold close() forever.
+   * A dispatcher left holding a socket that closed unseen never finishes destroying either: it is
+   * waited for a moment, not for ever.
+   */
   async close(): Promise<void> {
     if (this.given) return
-    await Promise.all([this.direct, ...this.proxies.values()].map(d => d?.close()))
+    let timer: NodeJS.Timeout | undefined
+    await Promise.race([
+      Promise.all([this.direct, ...this.proxies.values()].map(d => d?.destroy())),
+      new Promise(resolve => (timer = setTimeout(resolve, CLOSE_GRACE_MS)))
+    ])
+    clearTimeout(timer)
   }
 }
 

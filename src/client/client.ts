@@ -393,20 +393,20 @@ export class ServiceClient {
     if (write) this.counts.writes++
     else this.counts.reads++
     let result: Attempt
-    const deadline = attemptDeadline(this.timeoutMs)
+    const deadline = attemptDeadline(this.timeoutMs, this.options.cancellation?.inFlight)
     try {
-      const response = await route.dispatcher.request({
-        origin,
-        path,
-        method: method as Dispatcher.HttpMethod,
-        headers,
-        body,
-        signal: this.options.cancellation
-          ? AbortSignal.any([deadline.signal, this.options.cancellation.inFlight])
-          : deadline.signal,
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs
-      })
+      const response = await deadline.within(
+        route.dispatcher.request({
+          origin,
+          path,
+          method: method as Dispatcher.HttpMethod,
+          headers,
+          body,
+          signal: deadline.signal,
+          headersTimeout: this.timeoutMs,
+          bodyTimeout: this.timeoutMs
+        })
+      )
       result = await answerOf(response, method, this.displayPath(path))
     } catch (error) {
       if (error instanceof ServiceError) throw error // an answer past the cap: never sent again

@@ -26,16 +26,35 @@ export function thrownAttempt(error: unknown, timeoutMs: number): Attempt {
 
 /**
  * One attempt's deadline, on a timer that holds the process open (AbortSignal.timeout's does
- * not): a request undici loses (a proxy that closed the tunnel under it, with no socket left to
- * wait on) still ends as a timeout, instead of the process leaving with the step unfinished.
+ * not), with the run's cancel when there is one. `within` settles with the attempt's end even
+ * when undici never settles the request (one queued behind a proxy tunnel it lost): the attempt
+ * ends as a timeout, instead of the process leaving with the step unfinished.
  */
-export function attemptDeadline(ms: number): { signal: AbortSignal; clear: () => void } {
+export function attemptDeadline(
+  ms: number,
+  cancel?: AbortSignal
+): { signal: AbortSignal; within: <T>(work: Promise<T>) => Promise<T>; clear: () => void } {
   const controller = new AbortController()
   const timer = setTimeout(
     () => controller.abort(new DOMException(`no answer in ${ms} ms`, 'TimeoutError')),
     ms
   )
-  return { signal: controller.signal, clear: () => clearTimeout(timer) }
+  const signal = cancel ? AbortSignal.any([controller.signal, cancel]) : controller.signal
+  let stop = () => {}
+  const ended = new Promise<never>((_, reject) => {
+    const end = () => reject(signal.reason as Error)
+    signal.addEventListener('abort', end, { once: true })
+    stop = () => signal.removeEventListener('abort', end)
+  })
+  ended.catch(() => undefined)
+  return {
+    signal,
+    within: work => Promise.race([work, ended]),
+    clear: () => {
+      clearTimeout(timer)
+      stop()
+    }
+  }
 }
 
 /** undici's words for a tunnel the proxy would not open, and for a 407 on a forwarded request. */
