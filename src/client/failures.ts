@@ -1,3 +1,6 @@
+// Over 300 lines on purpose: one small builder per way a request can end (answer, no answer,
+// proxy, redirect, downgrade, deadline), each the message and hint of that ending; split, the
+// shared hint wording would be spread over files.
 // The ServiceErrors a request ends in, built without state from what the request loop in
 // client.ts knows: the answer (or the error), where the request went, and the run's settings.
 import { permissionHint, ServiceError } from './errors.js'
