@@ -18,6 +18,7 @@ import {
 import type { RunOptions } from './run.js'
 import { listenForCancel } from './signals.js'
 import { actionLog, debugLines, failStep } from './log-writer.js'
+import { addProxySecrets, addSecret, redact, redactDeep } from './redact.js'
 
 /**
  * The action as the runner starts it: inputs from INPUT_* variables, outputs to GITHUB_OUTPUT.
@@ -29,7 +30,8 @@ export async function run(options: RunOptions = {}): Promise<void> {
     await runAction(options, outputs)
   } catch (error) {
     // A bug of ours, not the user's: the message for the log, the stack for a debug run.
-    const { result, bug } = resultAfterBug(error)
+    const { result: found, bug } = resultAfterBug(error)
+    const result = redactDeep(found)
     if (bug instanceof Error && bug.stack) debugLines(bug.stack)
     // Every output, holding what was done before it, `failed` naming it: later steps' `fromJSON`
     // still works.
@@ -44,10 +46,16 @@ export async function run(options: RunOptions = {}): Promise<void> {
 }
 
 async function runAction(options: RunOptions, outputs: { written: boolean }): Promise<void> {
-  // Masked before anything could print it, bad input included.
+  // Masked before anything could print it, bad input included: by the runner (exact text), and
+  // in every form by the step's own redaction (redact.ts). Proxy passwords only by the latter:
+  // an `::add-mask::` line would print them in the step's own output.
   for (const secret of [core.getInput('token'), process.env['GITHUB_TOKEN']]) {
-    if (secret && !isUnevaluated(secret)) core.setSecret(secret.trim())
+    if (secret && !isUnevaluated(secret)) {
+      core.setSecret(secret.trim())
+      addSecret(secret)
+    }
   }
+  addProxySecrets(process.env)
 
   let inputs
   try {
@@ -86,12 +94,16 @@ async function runAction(options: RunOptions, outputs: { written: boolean }): Pr
     const { run: runJobs } = await loading
     let result: RunResult
     try {
-      result = await runJobs(inputs, { log: actionLog, event, ...options, cancellation })
+      result = redactDeep(
+        await runJobs(inputs, { log: actionLog, event, ...options, cancellation })
+      )
     } catch (error) {
       // A bug of ours part way: the summary still shows what was written before it; run() sets
       // the outputs and fails the step naming it.
       if (error instanceof RunStopped)
-        await writeSummary(renderSummary(withBug(error.result, error.error), inputs.connection.org))
+        await writeSummary(
+          renderSummary(redactDeep(withBug(error.result, error.error)), inputs.connection.org)
+        )
       throw error
     }
 
@@ -115,7 +127,7 @@ export { IN_FLIGHT_GRACE_MS } from './signals.js'
 /** Later steps read the outputs: a file the runner gave that cannot take them fails the step. */
 function writeOutputs(outputs: Record<string, string>): string | undefined {
   try {
-    for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value)
+    for (const [name, value] of Object.entries(outputs)) core.setOutput(name, redact(value))
     return undefined
   } catch (error) {
     return outputsUnwritten(error)
@@ -147,7 +159,7 @@ function writeLineOutputs(result: RunResult): string | undefined {
     appendFileSync(
       file,
       Object.entries(fitted.outputs)
-        .map(([name, value]) => `${name}=${value}${EOL}`)
+        .map(([name, value]) => `${name}=${redact(value)}${EOL}`)
         .join(''),
       'utf8'
     )
@@ -161,7 +173,8 @@ function writeLineOutputs(result: RunResult): string | undefined {
 async function writeSummary(markdown: string): Promise<void> {
   if (!process.env['GITHUB_STEP_SUMMARY']) return
   try {
-    await core.summary.addRaw(markdown).write()
+    // The result was redacted before any Markdown escaping; this catches what escaping made.
+    await core.summary.addRaw(redact(markdown)).write()
   } catch (error) {
     actionLog.warning(
       `The job summary could not be written to GITHUB_STEP_SUMMARY (${process.env['GITHUB_STEP_SUMMARY']}): ` +

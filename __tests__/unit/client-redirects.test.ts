@@ -160,3 +160,84 @@ test('splitUrl keeps encoded dot segments as they are', () => {
     path: '/repos/a/%2E%2E/labels'
   })
 })
+
+describe('https is never left for plain http', () => {
+  test.each([301, 302, 303, 307, 308])(
+    'a %i from the https API to http:// is refused before anything goes there',
+    async status => {
+      const { client, on, seen } = setup()
+      on('POST', '/w', { status, headers: { location: 'http://plain.example.test/w' } })
+      on('POST', 'http://plain.example.test/w', { status: 201, body: { id: 666 } })
+      on('GET', 'http://plain.example.test/w', { status: 200, body: { id: 666 } })
+      const error = (await client
+        .request('POST', '/w', { body: { a: 1 } })
+        .catch(e => e)) as ServiceError
+      expect(error).toBeInstanceOf(ServiceError)
+      expect(error.fatal).toBe(true)
+      expect(error.message).toContain(
+        `a redirect (${status}) leads to http://plain.example.test/w, plain http where \`api-url\` is https: refused`
+      )
+      expect(seen.map(s => s.path)).toEqual(['/w'])
+    }
+  )
+
+  test("a list's next link to http:// is refused, and the page is not read", async () => {
+    const { client, on, seen } = setup()
+    on('GET', '/list', {
+      status: 200,
+      body: [1],
+      headers: { link: '<http://plain.example.test/list?page=2>; rel="next"' }
+    })
+    on('GET', 'http://plain.example.test/list?page=2', { status: 200, body: [2] })
+    const error = (await client.paginate('/list', b => b as number[]).catch(e => e)) as ServiceError
+    expect(error).toBeInstanceOf(ServiceError)
+    expect(error.message).toContain(
+      "the list's `next` link leads to http://plain.example.test/list, plain http where `api-url` is https: refused"
+    )
+    expect(seen.map(s => s.path)).toEqual(['/list'])
+  })
+
+  test('with a loopback http api-url (an emulator), a redirect to loopback http is followed', async () => {
+    const base = 'http://127.0.0.1:8787'
+    const { client, agent } = setup({ baseUrl: base })
+    agent
+      .get(base)
+      .intercept({ path: '/a', method: 'GET' })
+      .reply(307, '', {
+        headers: { location: 'http://localhost:9999/b' }
+      })
+    agent
+      .get('http://localhost:9999')
+      .intercept({ path: '/b', method: 'GET' })
+      .reply(200, '[1]', {
+        headers: { 'content-type': 'application/json' }
+      })
+    expect((await client.request('GET', '/a')).body).toEqual([1])
+  })
+
+  test('with a loopback http api-url, a redirect to a host elsewhere over http is refused', async () => {
+    const base = 'http://127.0.0.1:8787'
+    const { client, agent } = setup({ baseUrl: base })
+    agent
+      .get(base)
+      .intercept({ path: '/a', method: 'GET' })
+      .reply(307, '', {
+        headers: { location: 'http://plain.example.test/b' }
+      })
+    await expect(client.request('GET', '/a')).rejects.toThrow(
+      /leads to http:\/\/plain\.example\.test\/b/
+    )
+  })
+
+  test("a redirect's user:password@ and query are not in its debug line", async () => {
+    const { client, on, log } = setup({ maxRetries: 0 })
+    on('GET', '/r', {
+      status: 302,
+      headers: { location: 'https://user:hunter2@other.example.test/r?access_token=abc' }
+    })
+    await client.request('GET', '/r').catch(() => undefined)
+    const debug = log.lines.filter(l => l.level === 'debug').map(l => l.message)
+    expect(debug).toContain('GET /r: 302 redirect to https://other.example.test/r')
+    expect(debug.join('\n')).not.toMatch(/hunter2|user:|abc/)
+  })
+})

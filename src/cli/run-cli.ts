@@ -7,6 +7,7 @@ import { FIX_HISTORY, FIX_SHALLOW } from '../labels/read-range.js'
 import { InputError, NOTHING_TO_DO, parseInputs, type Inputs } from '../parse-inputs.js'
 import { failureReport, toOutputs } from '../report.js'
 import { firstLineOf, resultAfterBug, type RunResult } from '../result.js'
+import { addProxySecrets, addSecret, redact, redactDeep } from '../redact.js'
 import { readRunEvent } from '../run-event.js'
 import { listenForCancel } from '../signals.js'
 import { ACTION_VERSION } from '../version.js'
@@ -36,9 +37,17 @@ export async function runCli(
   argv: readonly string[],
   env: Env,
   action: ActionYml,
-  io: CliIo
+  given: CliIo
 ): Promise<number> {
+  // Every stream redacted (redact.ts): the token and proxy passwords, in any form, never printed.
+  const io: CliIo = {
+    stdout: text => given.stdout(redact(text)),
+    stderr: text => given.stderr(redact(text))
+  }
   const args = parseCliArgs(argv, action.inputs)
+  addSecret(args.raw.token)
+  addSecret(env['GITHUB_TOKEN'])
+  addProxySecrets(env)
   if (args.help) {
     io.stdout(helpText(action, ACTION_VERSION))
     return 0
@@ -90,7 +99,7 @@ export async function runCli(
     stopListening = listenForCancel(cancellation, log.info)
     // Loaded once the inputs are sound, as in the action.
     const { run } = await import('../run.js')
-    const result = await run(inputs, {
+    const ran = await run(inputs, {
       log,
       event,
       cancellation,
@@ -98,6 +107,7 @@ export async function runCli(
       tokenSource: TOKEN_SOURCE,
       apiUrlSource: API_URL_SOURCE
     })
+    const result = redactDeep(ran)
     io.stdout(outputsJson(result, action))
     if (result.failures.length > 0 || result.cancelled) {
       io.stderr(`error: ${failureReport(result)}\n`)
@@ -106,7 +116,8 @@ export async function runCli(
     return 0
   } catch (error) {
     // A bug of ours: stdout still holds every output (what was done before it, `failed` naming it).
-    const { result, bug } = resultAfterBug(error)
+    const { result: found, bug } = resultAfterBug(error)
+    const result = redactDeep(found)
     io.stdout(outputsJson(result, action))
     io.stderr(
       `error: record-deployment stopped on an unexpected error: ${firstLineOf(bug)}. ` +

@@ -1,11 +1,15 @@
-import type { Agent as UndiciAgent, Dispatcher } from 'undici'
+import type { Agent as UndiciAgent, buildConnector, Dispatcher } from 'undici'
+import { TUNNEL_CLOSED } from './wire.js'
 import { chooseProxy, readProxySettings, type ProxySettings } from './proxy.js'
 
 // undici's parts, a file of their own in the bundle: loaded with this module, once a run's inputs
 // are sound (see ./undici.ts).
-const { Agent, ProxyAgent } = await import('./undici.js')
+const { Agent, Pool, ProxyAgent } = await import('./undici.js')
 
 type Env = Record<string, string | undefined>
+
+/** The longest close() waits for the dispatchers to let go of their sockets. */
+const CLOSE_GRACE_MS = 1000
 
 /** How one request leaves: the dispatcher, and the proxy it goes through (credentials left out). */
 export type Route =
@@ -43,7 +47,15 @@ export class Dispatchers {
     if (dispatcher === undefined) {
       try {
         // Credentials in the URL become its Proxy-Authorization, as the toolkit sends them.
-        dispatcher = new ProxyAgent({ ...this.options, uri: choice.url })
+        const shown = choice.shown
+        dispatcher = new ProxyAgent({
+          ...this.options,
+          uri: choice.url,
+          factory: (origin: string, options: object) => {
+            const { connect } = options as { connect: buildConnector.connector }
+            return new Pool(origin, { ...options, connect: tunnelOnce(connect, shown) })
+          }
+        })
       } catch (error) {
         return { variable: choice.variable, problem: `it is not a usable proxy (${String(error)})` }
       }
@@ -52,8 +64,43 @@ export class Dispatchers {
     return { dispatcher, proxy: choice.shown, variable: choice.variable }
   }
 
+  /**
+   * Destroyed, not closed: every request of the run has ended for the client by now, and one it
+   * gave up on (a request undici lost, ended by the attempt's deadline) would hold close() forever.
+   * A dispatcher left holding a socket that closed unseen never finishes destroying either: it is
+   * waited for a moment, not for ever.
+   */
   async close(): Promise<void> {
     if (this.given) return
-    await Promise.all([this.direct, ...this.proxies.values()].map(d => d?.close()))
+    let timer: NodeJS.Timeout | undefined
+    await Promise.race([
+      Promise.all([this.direct, ...this.proxies.values()].map(d => d?.destroy())),
+      new Promise(resolve => (timer = setTimeout(resolve, CLOSE_GRACE_MS)))
+    ])
+    clearTimeout(timer)
   }
+}
+
+/**
+ * The proxy agent's connect, with a tunnel the proxy closes before it opens (it takes the
+ * connection, then closes it before or after reading `CONNECT`: a blocked host, a restart) made
+ * an error undici does not retry. undici reads "other side closed" (UND_ERR_SOCKET) as a socket
+ * error it may recover from, keeps the request queued and connects again at once, without end:
+ * tens of thousands of CONNECTs a second, past every deadline. As an error of its own the request
+ * fails, and the client counts it as one attempt against `max-retries`, backed off.
+ */
+function tunnelOnce(connect: buildConnector.connector, proxy: string): buildConnector.connector {
+  return (options, callback) =>
+    connect(options, (error, socket) => {
+      if (error === null) return callback(null, socket as never)
+      const code = (error as { code?: unknown }).code
+      if (code !== 'UND_ERR_SOCKET' && code !== 'UND_ERR_CLOSED') return callback(error, null)
+      const target = `${options.hostname}${options.port ? `:${options.port}` : ''}`
+      const closed = new Error(
+        `the proxy ${proxy} closed the connection before the tunnel to ${target} opened (${error.message})`,
+        { cause: error }
+      )
+      Object.assign(closed, { code: TUNNEL_CLOSED })
+      return callback(closed, null)
+    })
 }

@@ -6,6 +6,7 @@ import { CancelledError, signalsSeen, type Cancellation } from './cancel.js'
 import { systemClock, type Clock } from './clock.js'
 import { NoLongerNeeded, ServiceError } from './errors.js'
 import {
+  downgraded,
   noAnswer,
   pastDeadline,
   proxyRefused,
@@ -25,6 +26,8 @@ import { answerOf, deepNote } from './read-answer.js'
 import { decideRetry, MAX_RATE_LIMIT_WAITS, type FailureClass } from './retry-policy.js'
 import {
   REDIRECTS,
+  attemptDeadline,
+  downgrades,
   formatSeconds,
   nextLink,
   parseBody,
@@ -206,6 +209,7 @@ export class ServiceClient {
       : this.isElsewhere(url)
         ? 'redirect'
         : undefined
+    if (downgrades(given, this.origin)) throw downgraded(method, displayPath, given, 'next link')
     let redirects = 0
     /** The method on the wire: a 303 turns a write into the GET of its answer. */
     let sentMethod = method
@@ -230,15 +234,16 @@ export class ServiceClient {
           if (body.ok && body.cut)
             this.log.warning(`${method} ${displayPath}: ${deepNote(body.cut)}`)
           if (body.ok) return { status, headers, body: body.value as T }
-          // A body cut short on the way fails in undici (its length was promised), so a whole
-          // answer that is not JSON came from something else than the API: a proxy's or a
-          // portal's page, or an \`api-url\` that names a web site. Asking again gets the same.
+          // A body cut short fails in undici (its length was promised): a whole answer not JSON is
+          // a proxy's or portal's page, or an \`api-url\` naming a web site. Asking again gets the same.
           throw unexpectedBody(method, displayPath, failed, this.failures)
         } else if (REDIRECTS.has(status)) {
           const target = usableLocation(headers['location'], url)
           if (target === undefined) throw unfollowable(method, displayPath, failed)
           if (++redirects > MAX_REDIRECTS)
             throw unfollowable(method, displayPath, failed, `more than ${MAX_REDIRECTS} redirects`)
+          if (downgrades(target, this.origin))
+            throw downgraded(method, displayPath, target, 'redirect', status)
           if (status === 301 || status === 308) this.permanentRedirects.set(url, target)
           this.log.debug(`${method} ${displayPath}: ${status} redirect to ${redactQuery(target)}`)
           url = target
@@ -388,22 +393,20 @@ export class ServiceClient {
     if (write) this.counts.writes++
     else this.counts.reads++
     let result: Attempt
+    const deadline = attemptDeadline(this.timeoutMs, this.options.cancellation?.inFlight)
     try {
-      const response = await route.dispatcher.request({
-        origin,
-        path,
-        method: method as Dispatcher.HttpMethod,
-        headers,
-        body,
-        signal: this.options.cancellation
-          ? AbortSignal.any([
-              AbortSignal.timeout(this.timeoutMs),
-              this.options.cancellation.inFlight
-            ])
-          : AbortSignal.timeout(this.timeoutMs),
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs
-      })
+      const response = await deadline.within(
+        route.dispatcher.request({
+          origin,
+          path,
+          method: method as Dispatcher.HttpMethod,
+          headers,
+          body,
+          signal: deadline.signal,
+          headersTimeout: this.timeoutMs,
+          bodyTimeout: this.timeoutMs
+        })
+      )
       result = await answerOf(response, method, this.displayPath(path))
     } catch (error) {
       if (error instanceof ServiceError) throw error // an answer past the cap: never sent again
@@ -417,6 +420,7 @@ export class ServiceClient {
         )
       result = thrownAttempt(error, this.timeoutMs)
     } finally {
+      deadline.clear()
       if (write) this.pacer.writeFinished()
     }
     const status = result.kind === 'response' ? String(result.status) : result.kind

@@ -1,3 +1,6 @@
+// Over 300 lines on purpose: one small builder per way a request can end (answer, no answer,
+// proxy, redirect, downgrade, deadline), each the message and hint of that ending; split, the
+// shared hint wording would be spread over files.
 // The ServiceErrors a request ends in, built without state from what the request loop in
 // client.ts knows: the answer (or the error), where the request went, and the run's settings.
 import { permissionHint, ServiceError } from './errors.js'
@@ -293,6 +296,33 @@ export function pastDeadline(
     serviceMessage,
     hint: 'Run the step again later.',
     attempts,
+    fatal: true
+  })
+}
+
+/**
+ * A redirect or a `next` link to plain http from https: refused before anything goes there (the
+ * body would travel in clear, and whoever is on that leg could answer in the service's name).
+ * Every later request would meet the same: fatal.
+ */
+export function downgraded(
+  method: string,
+  displayPath: string,
+  target: string,
+  how: 'redirect' | 'next link',
+  status?: number
+): ServiceError {
+  const what =
+    how === 'redirect' ? `a redirect (${status ?? 'remembered'})` : "the list's `next` link"
+  return new ServiceError({
+    method,
+    path: displayPath,
+    status: status ?? 0,
+    serviceMessage: `${what} leads to ${redactQuery(target)}, plain http where \`api-url\` is https: refused, nothing was sent there`,
+    hint:
+      'The step never leaves https for http: the body and the answer would travel unencrypted. ' +
+      'If the service moved, set `api-url` to its https URL; otherwise whatever sends the ' +
+      `${how} (a proxy, a load balancer, the server's own URL setting) needs fixing. Nothing more was sent.`,
     fatal: true
   })
 }

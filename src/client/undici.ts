@@ -5,7 +5,11 @@
  * In the bundle this is a file of its own, dist/undici.js (scripts/bundle.mjs), imported once the
  * inputs are sound (client/agent.ts): bad input never compiles it.
  */
-import type { Agent as UndiciAgent, ProxyAgent as UndiciProxyAgent } from 'undici'
+import type {
+  Agent as UndiciAgent,
+  Pool as UndiciPool,
+  ProxyAgent as UndiciProxyAgent
+} from 'undici'
 // undici ships no types for its files, only for its entry.
 // @ts-expect-error see above
 import AgentClass from 'undici/lib/dispatcher/agent.js'
@@ -18,6 +22,9 @@ import connect from 'undici/lib/api/api-connect.js'
 // Bundled like the Agent, but constructed only when a request goes through a proxy.
 // @ts-expect-error see above
 import ProxyAgentClass from 'undici/lib/dispatcher/proxy-agent.js'
+// The pool the proxy agent makes per origin (bundled with it already); agent.ts makes it itself.
+// @ts-expect-error see above
+import PoolClass from 'undici/lib/dispatcher/pool.js'
 
 // What undici's entry does to give every dispatcher its API, for the two methods in use:
 // `request()`, which the client calls, and `connect()`, which the proxy agent opens tunnels with.
@@ -25,3 +32,4 @@ Object.assign((DispatcherClass as { prototype: object }).prototype, { request, c
 
 export const Agent = AgentClass as typeof UndiciAgent
 export const ProxyAgent = ProxyAgentClass as typeof UndiciProxyAgent
+export const Pool = PoolClass as typeof UndiciPool

@@ -1,6 +1,7 @@
 // What the wire says, read without state: error bodies, headers, URLs and links, redirect
 // targets, and the cause of a network failure. The request loop in client.ts uses these.
 import { withinDepth } from './depth.js'
+import { isLoopback } from './proxy.js'
 import type { ValidationError } from './errors.js'
 import type { Outcome } from './retry-policy.js'
 
@@ -21,6 +22,39 @@ export function thrownAttempt(error: unknown, timeoutMs: number): Attempt {
   return timedOut
     ? { kind: 'timeout', error: new Error(`no answer in ${timeoutMs} ms`) }
     : { kind: 'network', error: err }
+}
+
+/**
+ * One attempt's deadline, on a timer that holds the process open (AbortSignal.timeout's does
+ * not), with the run's cancel when there is one. `within` settles with the attempt's end even
+ * when undici never settles the request (one queued behind a proxy tunnel it lost): the attempt
+ * ends as a timeout, instead of the process leaving with the step unfinished.
+ */
+export function attemptDeadline(
+  ms: number,
+  cancel?: AbortSignal
+): { signal: AbortSignal; within: <T>(work: Promise<T>) => Promise<T>; clear: () => void } {
+  const controller = new AbortController()
+  const timer = setTimeout(
+    () => controller.abort(new DOMException(`no answer in ${ms} ms`, 'TimeoutError')),
+    ms
+  )
+  const signal = cancel ? AbortSignal.any([controller.signal, cancel]) : controller.signal
+  let stop = () => {}
+  const ended = new Promise<never>((_, reject) => {
+    const end = () => reject(signal.reason as Error)
+    signal.addEventListener('abort', end, { once: true })
+    stop = () => signal.removeEventListener('abort', end)
+  })
+  ended.catch(() => undefined)
+  return {
+    signal,
+    within: work => Promise.race([work, ended]),
+    clear: () => {
+      clearTimeout(timer)
+      stop()
+    }
+  }
 }
 
 /** undici's words for a tunnel the proxy would not open, and for a 407 on a forwarded request. */
@@ -153,6 +187,9 @@ export function usableLocation(location: string | undefined, base: string): stri
   }
 }
 
+/** The code of a tunnel the proxy closed before it opened (agent.ts): the service was not reached. */
+export const TUNNEL_CLOSED = 'RD_PROXY_TUNNEL_CLOSED'
+
 export const TLS_CODE =
   /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|EPROTO$|HOSTNAME_MISMATCH)/
 
@@ -164,6 +201,7 @@ export function unreachableCause(error: unknown): string | undefined {
   for (let e: unknown = error, depth = 0; e && depth < 4; depth++) {
     const { code, message } = e as { code?: unknown; message?: unknown }
     const text = typeof message === 'string' ? message : ''
+    if (code === TUNNEL_CLOSED) return text
     if (code === 'ECONNREFUSED') return `connection refused (ECONNREFUSED${addressIn(text)})`
     if (code === 'ENOTFOUND') return `the host name does not resolve (ENOTFOUND${hostIn(text)})`
     if (code === 'EAI_AGAIN')
@@ -184,8 +222,21 @@ const hostIn = (message: string) => {
   return match ? ` ${match[1]}` : ''
 }
 
+/** A URL as a log line may show it: without its query and without `user:password@`. */
 export function redactQuery(url: string): string {
-  return url.split('?')[0] ?? url
+  return (url.split('?')[0] ?? url).replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1')
+}
+
+/**
+ * Whether a request to `target` (where a redirect or a `next` link sends it) would leave https
+ * for plain http: refused, as the body and the answer would travel unencrypted. Plain http stays
+ * for loopback only when `api-url` itself is loopback http (a local emulator).
+ */
+export function downgrades(target: string, apiOrigin: string): boolean {
+  const { origin } = splitUrl(target)
+  if (!origin.startsWith('http:')) return false
+  if (!apiOrigin.startsWith('http:')) return true
+  return !isLoopback(new URL(origin).hostname)
 }
 
 export function formatSeconds(ms: number): string {
