@@ -56,8 +56,9 @@ test('unknown flags, stray words and missing values are each named, their values
       fc
         .stringMatching(/^[a-z][a-z0-9]{2,10}$/)
         .filter(n => !known.some(name => name.startsWith(n) || editDistance(n, name) <= 3)),
-      fc.stringMatching(/^[a-z0-9]{6,12}$/),
-      fc.stringMatching(/^[a-z0-9]{6,12}$/),
+      // a digit third, which no word of the messages has (a value like `argume` is in them)
+      fc.stringMatching(/^[a-z]{2}[0-9][a-z0-9]{3,9}$/),
+      fc.stringMatching(/^[a-z]{2}[0-9][a-z0-9]{3,9}$/),
       (unknown, value, stray) => {
         const args = parseCliArgs(
           ['--environment', 'production', `--${unknown}`, value, '--dry-run', stray, '--cluster'],
