@@ -7,10 +7,14 @@
 // - Each runs in a scratch copy of the checkout (its files as they are now, node_modules linked):
 //   the working tree is never written, so a Ctrl-C leaves nothing to restore.
 // - The tests: the files under TEST_DIRS whose imports reach the mutated file (the import graph,
-//   relative imports followed); the bundle is rebuilt in the scratch copy only when one of them
-//   runs it (imports scripts/run-action.ts or names dist/). TypeScript is transpiled, not checked,
-//   so a mutant is killed by a failing test, never by a type error.
-// - A test run past `--timeout` seconds counts as killed (a mutant that loops), and says so.
+//   relative imports followed), in two stages: `near` (within two imports, not running the
+//   bundle: seconds) first, with --bail; only if they all pass, `far` (the rest). The bundle is
+//   rebuilt in the scratch copy only for a far stage with a test that runs it (imports
+//   scripts/run-action.ts or names dist/). TypeScript is transpiled, not checked, so a mutant is
+//   killed by a failing test, never by a type error.
+// - A mutant whose tests run past the timeout counts as killed (one that loops: the fake clock
+//   never lets jest's own timeout fire), and says so: `--timeout` seconds (60) for the near stage,
+//   four times that for the far one.
 import { execFileSync, spawn } from 'node:child_process'
 import {
   copyFileSync,
@@ -298,7 +302,7 @@ async function main() {
     options: {
       seed: { type: 'string', default: '1' },
       count: { type: 'string', default: '40' },
-      timeout: { type: 'string', default: '180' },
+      timeout: { type: 'string', default: '60' },
       file: { type: 'string', multiple: true },
       list: { type: 'boolean', default: false }
     }
@@ -308,7 +312,7 @@ async function main() {
   const timeoutMs = Number(values.timeout) * 1000
   if (!Number.isInteger(seed) || !Number.isInteger(count) || count < 1 || !(timeoutMs > 0)) {
     console.error(
-      'usage: npm run mutate -- [--seed N] [--count 40] [--timeout 180] [--file src/x.ts] [--list]'
+      'usage: npm run mutate -- [--seed N] [--count 40] [--timeout 60] [--file src/x.ts] [--list]'
     )
     process.exit(2)
   }
@@ -355,7 +359,7 @@ async function main() {
     const union = [...new Set([...plans.values()].flatMap(p => p.tests))]
     if ([...plans.values()].some(p => p.bundle)) bundle(dir)
     const started = Date.now()
-    const baseline = await runTests(dir, union, timeoutMs * 2, children)
+    const baseline = await runTests(dir, union, timeoutMs * 8, children)
     if (baseline.result !== 'passed') {
       console.error(`the tests fail without a mutant (${baseline.result}):\n${baseline.output}`)
       process.exitCode = 2
@@ -378,7 +382,7 @@ async function main() {
         if (plan.near.length > 0) outcome = await runTests(dir, plan.near, timeoutMs, children)
         if (outcome.result === 'passed' && plan.far.length > 0) {
           if (plan.bundle) bundle(dir)
-          outcome = await runTests(dir, plan.far, timeoutMs, children)
+          outcome = await runTests(dir, plan.far, timeoutMs * 4, children)
           outcome.far = true
         }
       } finally {
