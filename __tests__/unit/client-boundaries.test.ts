@@ -65,6 +65,17 @@ describe('redirects', () => {
   })
 })
 
+describe('a 407 without a proxy', () => {
+  test("is the service's answer, not a proxy's refusal", async () => {
+    const { client, on, seen } = setup()
+    on('GET', '/r', { status: 407, body: { message: 'no' } })
+    const error = await failureOf(client.request('GET', '/r'))
+    expect(error).toMatchObject({ status: 407 })
+    expect(error?.message).not.toMatch(/proxy/i)
+    expect(seen).toHaveLength(1)
+  })
+})
+
 describe('request headers', () => {
   test('a request without a body has no content-type; one with a body has', async () => {
     const { client, on, seen } = setup()
