@@ -76,6 +76,15 @@ describe('a 407 without a proxy', () => {
   })
 })
 
+describe('the path a message names', () => {
+  test('under an Enterprise Server base path: the path as given, the base path not cut from it twice', async () => {
+    const { client, on } = setup({ baseUrl: `${API}/api/v3/`, maxRetries: 0 })
+    on('GET', '/api/v3/repos/acme/web', { status: 404, body: { message: 'Not Found' } })
+    const error = await failureOf(client.request('GET', '/repos/acme/web'))
+    expect(error?.path).toBe('/repos/acme/web')
+  })
+})
+
 describe('request headers', () => {
   test('a request without a body has no content-type; one with a body has', async () => {
     const { client, on, seen } = setup()
