@@ -121,6 +121,20 @@ describe('planState', () => {
     const { result } = plan(text, { items: [item(1), item(3)], namespaceFilter: filter })
     expect(result?.decommissions.map(d => d.deployment_name)).toEqual(['s2'])
     expect(result?.filtered).toEqual([])
+    expect(result?.filterInput).toBeUndefined() // named only when it left something out
+  })
+
+  test('`~/` is the HOME the step is given', () => {
+    const c = new Collector({ 'state-file': '~/state/prod.json' })
+    const text = stateText(stateOf([item(1)]))
+    const result = planState(
+      c,
+      { GITHUB_WORKSPACE: '/work', HOME: '/home/runner' },
+      { size: () => text.length, read: () => text },
+      { ...PLACE, items: [item(1)] },
+      { snapshotInput: 'deployments-file', allowMass: false }
+    )
+    expect(result?.path).toBe('/home/runner/state/prod.json')
   })
 
   test.each([
@@ -375,6 +389,7 @@ describe('announceState: none, one and many', () => {
     expect(announce({ kept: [item(2), item(3)] })).toContain(
       '2 not in the snapshot are kept, as `kubernetes-file` still lists their workloads'
     )
+    expect(announce({ kept: [item(2)] })).not.toMatch(/sent as decommissioned|namespace/)
   })
 
   test('left out by the filter: by namespace, one and many', () => {
