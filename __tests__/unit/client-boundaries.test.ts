@@ -4,7 +4,7 @@
  * deadline, a 500 counted as an attempt the service may have applied, the counts the log gives,
  * and a cancel before a request or during a wait (nothing sent).
  */
-import { MockAgent } from 'undici'
+import { MockAgent, type Dispatcher } from 'undici'
 import { API, setup } from '../../__fixtures__/service-client.js'
 import { FakeClock } from '../../__fixtures__/fake-clock.js'
 import { MemoryLog } from '../../__fixtures__/memory-log.js'
@@ -218,6 +218,33 @@ describe('a cancel', () => {
     const error = await failureOf(client.request('POST', '/w', { body: {} }))
     expect(error).toBeInstanceOf(CancelledError)
     expect(error).toMatchObject({ path: '/w', inFlight: false })
+  })
+
+  test('asked while a write is in flight: the error says it was sent (the service may have applied it)', async () => {
+    const cancellation = new Cancellation()
+    // A dispatcher whose request is cut the moment it is sent.
+    const cutting = {
+      request: async () => {
+        cancellation.abortInFlight('SIGTERM')
+        throw new Error('The operation was aborted')
+      }
+    } as unknown as Dispatcher
+    const client = new ServiceClient({
+      baseUrl: API,
+      token: 't',
+      apiVersion: '2026-03-10',
+      maxRetries: 3,
+      userAgent: 'test',
+      dispatcher: cutting,
+      clock: new FakeClock(),
+      random: () => 0,
+      log: new MemoryLog(),
+      cancellation
+    })
+    const error = await failureOf(client.request('POST', '/w', { body: {} }))
+    expect(error).toBeInstanceOf(CancelledError)
+    expect(error).toMatchObject({ method: 'POST', path: '/w', inFlight: true })
+    expect(error?.message).toContain('the service may or may not have applied it')
   })
 
   test('asked during a retry wait: the error names the request that waited, not sent again', async () => {
