@@ -56,6 +56,16 @@ describe('redirects', () => {
     expect(seen).toHaveLength(MAX_REDIRECTS + 1)
   })
 
+  test('a 404 after a redirect elsewhere and back names no other origin', async () => {
+    const { client, on } = setup()
+    on('GET', '/a', { status: 302, headers: { location: 'https://other.example.test/b' } })
+    on('GET', 'https://other.example.test/b', { status: 302, headers: { location: `${API}/c` } })
+    on('GET', '/c', { status: 404, body: { message: 'Not Found' } })
+    const error = await failureOf(client.request('GET', '/a'))
+    expect(error?.status).toBe(404)
+    expect(error?.message).not.toContain('another origin')
+  })
+
   test('303 after a GET stays a GET', async () => {
     const { client, on, seen } = setup()
     on('GET', '/w', { status: 303, headers: { location: '/answer' } })
