@@ -60,6 +60,16 @@ describe('outputs at their budget', () => {
     expect(total).toBeLessThanOrEqual(budget)
   })
 
+  test('a never-cut value larger than a list is served before it, so the list is cut and the sum fits', () => {
+    const status = text('x'.repeat(400)) // 812 bytes with its name
+    const list = jsonArray(Array.from({ length: 100 }, (_, i) => i)) // 590 bytes with its name
+    const { outputs, cut } = fitOutputs({ list, status }, 1_000, 0)
+    const total = Object.entries(outputs).reduce((n, [k, v]) => n + sizeOf(k) + sizeOf(v), 0)
+    expect(outputs['status']).toBe(status.full)
+    expect(total).toBeLessThanOrEqual(1_000)
+    expect(cut['list']).toBeGreaterThan(0)
+  })
+
   test('the smallest output is served first, so a large one given first still gets what the small one leaves', () => {
     const large = jsonArray(Array.from({ length: 2_000 }, (_, i) => i))
     const small = jsonArray([1, 2, 3])
