@@ -36,6 +36,19 @@ describe('outputs at their budget', () => {
     })
   })
 
+  test('exactly at the budget with text UTF-8 makes larger (€) beside ASCII: whole, not cut item by item', () => {
+    // Counted whole, the larger of UTF-16 and UTF-8 is taken once; item by item, each item's
+    // larger is added up, which is more: an output that fits whole must not go to the cut.
+    const mixed = jsonArray(['€€€€', 'aaaa'])
+    const size = sizeOf('m') + sizeOf(mixed.full)
+    expect(fitOutputs({ m: mixed }, size, 0)).toEqual({
+      outputs: { m: mixed.full },
+      cut: {},
+      total: {}
+    })
+    expect(fitOutputs({ m: mixed }, size + 10, 0).outputs['m']).toBe(mixed.full)
+  })
+
   test('one byte over: cut after the last item that fits, the rest counted', () => {
     expect(fitOutputs({ a: three }, whole - 1, 0)).toEqual({
       outputs: { a: '["aa","bb"]' },
