@@ -45,6 +45,36 @@ export const CORE_FILES = [
   'src/output-budget.ts'
 ]
 
+/**
+ * Mutants that are the same program written another way, set aside before the sample, each with
+ * its reason: by file, the trimmed source line, and the operator change.
+ */
+export const EQUIVALENT = [
+  {
+    file: 'src/output-budget.ts',
+    line: 'if (fitted.leftOut > 0) {',
+    change: '> -> >=',
+    why: 'an output over its room never keeps every item when cut (its items counted one by one add up to at least the whole), so leftOut is never 0 there'
+  },
+  {
+    file: 'src/cluster/settle-state.ts',
+    line: 'a.deployment_name < b.deployment_name ? -1 : a.deployment_name > b.deployment_name ? 1 : 0',
+    change: '< -> <=',
+    why: 'the names sorted are the keys of a Map: never equal'
+  },
+  {
+    file: 'src/cluster/settle-state.ts',
+    line: 'a.deployment_name < b.deployment_name ? -1 : a.deployment_name > b.deployment_name ? 1 : 0',
+    change: '> -> >=',
+    why: 'the names sorted are the keys of a Map: never equal'
+  }
+]
+
+const isEquivalent = m =>
+  EQUIVALENT.some(
+    e => e.file === m.file && e.line === m.source && e.change === `${m.from} -> ${m.to}`
+  )
+
 /** Where the tests that import the source are (integration tests run the bundle, and wait). */
 export const TEST_DIRS = ['__tests__/unit', '__tests__/reliability']
 
@@ -325,12 +355,14 @@ async function main() {
     )
     process.exit(2)
   }
-  const all = files.flatMap(f => mutantsOf(f, readFileSync(join(root, f), 'utf8')))
+  const found = files.flatMap(f => mutantsOf(f, readFileSync(join(root, f), 'utf8')))
+  const all = found.filter(m => !isEquivalent(m))
   const chosen = sample(all, count, seed).sort((a, b) =>
     a.file === b.file ? a.start - b.start : a.file < b.file ? -1 : 1
   )
   console.log(
-    `${all.length} mutants in ${files.length} files; ${chosen.length} drawn with seed ${seed}`
+    `${all.length} mutants in ${files.length} files (${found.length - all.length} known equivalent ones ` +
+      `set aside: EQUIVALENT); ${chosen.length} drawn with seed ${seed}`
   )
   if (values.list) {
     for (const m of chosen) console.log(`  ${describe(m)}`)
