@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: the limits of the state and of its settlement share one set of
+// fixtures (a state file, a plan, a log), and each boundary is easier to read beside the others.
 /**
  * The limits of the cluster's state (src/cluster/state.ts) and its settlement
  * (src/cluster/settle-state.ts) at, below and above each boundary: the file size, the mass
