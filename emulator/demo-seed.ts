@@ -9,8 +9,25 @@ export function sha(text: string): string {
 export const DEMO_TAG_SHA = sha('c0')
 export const DEMO_HEAD_SHA = sha('c3')
 
-/** A small history: three merged pull requests between tag v1.0.0 and main. */
-export function demoSeed(): SeedData {
+const HOUR_MS = 60 * 60 * 1000
+
+/**
+ * When each demo pull request was merged, before the seed is made (the deploy follows at once):
+ * days and hours, as a team's would be, so the summary's lead-time line shows what it is for.
+ */
+export const DEMO_MERGED_BEFORE_MS: Readonly<Record<12 | 13 | 14, number>> = {
+  12: 53 * HOUR_MS, // 2 d 5 h
+  13: 26 * HOUR_MS, // 1 d 2 h
+  14: 3 * HOUR_MS + 20 * 60 * 1000 // 3 h 20 min
+}
+
+/**
+ * A small history: three merged pull requests between tag v1.0.0 and main, merged hours to days
+ * before `now` (see DEMO_MERGED_BEFORE_MS).
+ */
+export function demoSeed(now = Date.now()): SeedData {
+  const mergedAt = (number: 12 | 13 | 14) =>
+    new Date(now - DEMO_MERGED_BEFORE_MS[number]).toISOString()
   const commits = [
     { sha: sha('c0'), message: 'Initial release' },
     { sha: sha('c1'), message: 'Merge pull request #12 from acme/feature-12\n\nAdd health check' },
@@ -34,15 +51,22 @@ export function demoSeed(): SeedData {
           title: 'Add health check',
           body: 'Fixes #11',
           head_sha: sha('h12'),
+          merged_at: mergedAt(12),
           labels: ['deployed:staging']
         },
         {
           number: 13,
           title: 'Cache static assets',
           head_sha: sha('h13'),
+          merged_at: mergedAt(13),
           labels: ['deployed:staging']
         },
-        { number: 14, title: 'Tune connection pool', head_sha: sha('h14') }
+        {
+          number: 14,
+          title: 'Tune connection pool',
+          head_sha: sha('h14'),
+          merged_at: mergedAt(14)
+        }
       ]
     },
     commits: { 'acme/web': commits },

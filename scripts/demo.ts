@@ -1,8 +1,9 @@
 /**
  * `npm run demo`: starts the emulator with a seeded organization and repository and runs the
- * whole release of `examples/release.yml` (a push to main that ships three merged pull requests:
- * storage record, deployment record into a cluster, labels moved from deployed:staging to
- * deployed:production, the linked issue too) through the runner-faithful launcher, its step's
+ * whole release of `examples/release.yml` (a push to main that ships three pull requests merged
+ * hours to days before, so the summary shows their lead time: storage record, deployment record
+ * into a cluster, labels moved from deployed:staging to deployed:production, the linked issue
+ * too) through the runner-faithful launcher, its step's
  * `with:` exactly as written; then prints the outputs, the job summary and the request timeline.
  * No account needed; nothing is left running.
  * The action runs under Node 24 as on the runner (installed into .tmp/node24 when missing; see
@@ -129,12 +130,19 @@ try {
         `pull-requests output is ${JSON.stringify(run.outputs['pull-requests'])}, not 11,12,13,14`
       )
     }
+    // The seed merged them hours to days before the run (emulator/demo-seed.ts): a lead time of
+    // 0 s would mean the summary's lead-time line no longer shows what it is for.
+    const lead = leadTimeOf(run.outputs['lead-time'])
+    if (!(lead.count === 3 && lead.median > 0))
+      problems.push(
+        `lead-time output is ${JSON.stringify(run.outputs['lead-time'])}, not 3 pull requests merged hours before`
+      )
     if (problems.length > 0) {
       failed = true
       console.error(`\ncheck failed: ${problems.join('; ')}`)
     } else {
       console.log(
-        '\ncheck passed: both records written, pull requests #12-#14 and issue #11 labeled'
+        '\ncheck passed: both records written, pull requests #12-#14 and issue #11 labeled, their lead time read'
       )
     }
   }
@@ -145,6 +153,15 @@ try {
   await rm(scratch, { recursive: true, force: true })
 }
 process.exitCode = failed ? 1 : 0
+
+function leadTimeOf(output: string | undefined): { count: number; median: number } {
+  try {
+    const value = JSON.parse(output ?? '') as { count?: unknown; median_seconds?: unknown }
+    return { count: Number(value.count), median: Number(value.median_seconds) }
+  } catch {
+    return { count: 0, median: 0 }
+  }
+}
 
 function section(title: string): void {
   console.log(`\n=== ${title}`)

@@ -1,4 +1,8 @@
-/** The service's values and limits (service-notes.md) that inputs and cluster items share. */
+/**
+ * The service's values and limits that inputs and cluster items share, as its published OpenAPI
+ * description gives them (__tests__/conformance/api.github.com.excerpt.json) and README.md's
+ * Inputs tell them.
+ */
 export const RUNTIME_RISKS = [
   'critical-resource',
   'internet-exposed',

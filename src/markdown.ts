@@ -1,5 +1,19 @@
-/** The job summary's building blocks, shared by each job's section (records/, cluster/, labels/). */
+/**
+ * The job summary's building blocks, shared by each job's section (records/, cluster/, labels/),
+ * and the one wording of what a list, a table or a message leaves out: "... and 4 more".
+ */
 import { showControls } from './untrusted.js'
+
+/** `... and 4 more` (`... and 4 more problems` with `what`): how every cut list says what is left out. */
+export function andMore(count: number, what?: string): string {
+  return `... and ${count} more${what ? ` ${what}` : ''}`
+}
+
+/** `a, b, c, ... and 4 more`: the first `shown` of `names`, then how many more. */
+export function namedAndMore(names: readonly string[], shown: number, separator = ', '): string {
+  const named = names.slice(0, shown).join(separator)
+  return names.length > shown ? `${named}${separator}${andMore(names.length - shown)}` : named
+}
 
 /** A summary is for reading: a 5000-deployment cluster shows its first rows and a count. */
 export const MAX_SUMMARY_ROWS = 100
@@ -39,7 +53,7 @@ const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;
 export function firstRows<T>(items: readonly T[], line: (item: T) => string): string[] {
   const rows = items.slice(0, MAX_SUMMARY_ROWS).map(line)
   if (items.length > MAX_SUMMARY_ROWS)
-    rows.push(`- ... and ${items.length - MAX_SUMMARY_ROWS} more (the log has them all)`)
+    rows.push(`- ${andMore(items.length - MAX_SUMMARY_ROWS)} (the log has them all)`)
   return rows
 }
 
@@ -48,6 +62,6 @@ export function moreInOutput(count: number, output: string): string[] {
   if (count <= MAX_SUMMARY_ROWS) return []
   return [
     '',
-    `... and ${count - MAX_SUMMARY_ROWS} more in the \`${output}\` output (\`truncated\` counts any it could not hold).`
+    `${andMore(count - MAX_SUMMARY_ROWS)} in the \`${output}\` output (\`truncated\` counts any it could not hold).`
   ]
 }

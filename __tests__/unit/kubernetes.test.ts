@@ -1,4 +1,5 @@
 // Over 300 lines: the kubectl reader's and derivation's unit and property cases share their object builders.
+import { closeSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import fc from 'fast-check'
 import { tmpdir } from 'node:os'
@@ -23,6 +24,7 @@ import {
   readListFile
 } from '../../src/cluster/kubernetes/read-list.js'
 import { readObjects } from '../../src/cluster/kubernetes/inputs.js'
+import { openRegularFile } from '../../src/files.js'
 
 /** Splits `text` into chunks of `size` bytes and returns what the splitter saw. */
 function split(text: string, size: number) {
@@ -225,7 +227,9 @@ describe('the tracker rules on a realistic cluster', () => {
     try {
       const file = join(dir, 'pods.json')
       await writeFile(file, JSON.stringify(kubectlList([withoutKind], 'PodList')))
-      const read = readObjects(file, () => true)
+      const fd = openRegularFile(file)
+      const read = readObjects(fd, () => true)
+      closeSync(fd)
       expect(read.listKind).toBe('PodList')
       expect(read.firstBadItem).toBeUndefined()
       const { name } = pod['metadata'] as { name: string }

@@ -2,6 +2,7 @@ import * as z from 'zod/mini'
 import { oneLine } from '../inputs/fields.js'
 import type { InputProblem } from '../inputs/problems.js'
 import { DEPLOYMENT_STATUSES, MAX_TAGS, RUNTIME_RISKS } from '../limits.js'
+import { andMore } from '../markdown.js'
 
 /** One deployment of a cluster, in the service's field names, as sent. */
 export interface ClusterItem {
@@ -154,7 +155,7 @@ export function validateClusterItems(
     }
     items.push(item)
   })
-  if (unlisted > 0) problems.push({ input, message: `... and ${unlisted} more problems` })
+  if (unlisted > 0) problems.push({ input, message: andMore(unlisted, 'problems') })
   return { items, problems }
 }
 

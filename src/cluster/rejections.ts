@@ -1,4 +1,5 @@
 import type { Log } from '../client/log.js'
+import { namedAndMore } from '../markdown.js'
 import type { SkippedDeployment } from '../service/artifacts.js'
 import type { ClusterItem } from './items.js'
 
@@ -50,11 +51,7 @@ export function describeSkipped(
   let what: string
   if (!entry.deployment && entry.name) {
     const sent = items.filter(i => i.name === entry.name).map(i => i.deployment_name)
-    what =
-      `of image ${entry.name}` +
-      (sent.length > 0
-        ? ` (${sent.slice(0, 3).join(', ')}${sent.length > 3 ? ` and ${sent.length - 3} more` : ''})`
-        : '')
+    what = `of image ${entry.name}` + (sent.length > 0 ? ` (${namedAndMore(sent, 3)})` : '')
   } else {
     what = `${d.deployment_name ?? '?'} (${d.name ?? entry.name ?? '?'}@${(d.digest ?? '?').slice(0, 19)}…)`
   }

@@ -10,6 +10,7 @@
 import { homedir } from 'node:os'
 import { isAbsolute, resolve } from 'node:path'
 import type { Collector } from '../inputs/problems.js'
+import { namedAndMore } from '../markdown.js'
 import { messageOf } from '../result.js'
 import { workloadKey, type ClusterItem, type NamespaceFilter, type Workload } from './items.js'
 import {
@@ -247,11 +248,9 @@ function readStateFile(
   }
   const { state, problems } = parseState(content)
   if (state) return state
-  const listed = problems.slice(0, LISTED_PROBLEMS)
-  const more = problems.length - listed.length
   c.problem(
     'state-file',
-    `\`${given}\` is not a state file this action can read: ${listed.join('; ')}${more > 0 ? `; ... and ${more} more` : ''}. ` +
+    `\`${given}\` is not a state file this action can read: ${namedAndMore(problems, LISTED_PROBLEMS, '; ')}. ` +
       'It is written by this action: restore it as it was written, or delete it to start over ' +
       `(the deployments it listed are then never decommissioned by this step). ${IF_CACHED}`
   )
@@ -285,8 +284,10 @@ function checkedSize(
 
 /** The first few deployment names, and how many more. */
 function namesOf(items: Array<{ deployment_name: string }>, shown = 5): string {
-  const names = items.slice(0, shown).map(i => i.deployment_name)
-  return names.join(', ') + (items.length > shown ? `, ... and ${items.length - shown} more` : '')
+  return namedAndMore(
+    items.map(i => i.deployment_name),
+    shown
+  )
 }
 
 /** `cluster prod-eu-1 in production/eu-west-1`: how messages name a place. */

@@ -1,4 +1,4 @@
-import { MAX_SUMMARY_ROWS, codeCell } from '../markdown.js'
+import { MAX_SUMMARY_ROWS, andMore, codeCell } from '../markdown.js'
 import type { RunResult } from '../result.js'
 import { leadTimeLine } from './lead-time.js'
 
@@ -38,7 +38,7 @@ function labeledTable(result: RunResult): string[] {
     )
   }
   if (result.labeled.length > MAX_SUMMARY_ROWS)
-    out.push('', `... and ${result.labeled.length - MAX_SUMMARY_ROWS} more.`)
+    out.push('', `${andMore(result.labeled.length - MAX_SUMMARY_ROWS)}.`)
   out.push('')
   return out
 }

@@ -1,4 +1,4 @@
-import { MAX_SUMMARY_ROWS, cell } from '../markdown.js'
+import { MAX_SUMMARY_ROWS, andMore, cell } from '../markdown.js'
 import { shortDigest } from '../text.js'
 import type { RunResult } from '../result.js'
 
@@ -29,7 +29,7 @@ export function recordsSection(result: RunResult, org: string): string[] {
       ''
     )
     if (rows.length > shown.length)
-      out.push(`... and ${rows.length - shown.length} more records.`, '')
+      out.push(`${andMore(rows.length - shown.length, 'records')}.`, '')
   }
   for (const kind of result.noRecordReturned) {
     out.push(

@@ -1,3 +1,4 @@
+import { namedAndMore } from '../../markdown.js'
 import type { ClusterItem, Workload } from '../items.js'
 
 /**
@@ -36,11 +37,9 @@ export function preferred(candidate: Candidate, current: Candidate): boolean {
   return candidate.created > current.created
 }
 
-/** `a, b, c and 4 more`: at most NAMED_IN_WARNING named. */
+/** `a; b; c; ... and 4 more`: at most NAMED_IN_WARNING named. */
 export function namedList(names: readonly string[], separator = '; '): string {
-  const named = names.slice(0, NAMED_IN_WARNING).join(separator)
-  const more = names.length - NAMED_IN_WARNING
-  return more > 0 ? `${named} and ${more} more` : named
+  return namedAndMore(names, NAMED_IN_WARNING, separator)
 }
 
 export class Chooser {

@@ -1,7 +1,8 @@
+import { closeSync, fstatSync } from 'node:fs'
 import { isAbsolute, resolve } from 'node:path'
 import { booleanSchema, readText } from '../../inputs/fields.js'
 import type { Collector } from '../../inputs/problems.js'
-import { FileRefused, regularFileSize } from '../../files.js'
+import { FileRefused, openRegularFile } from '../../files.js'
 import { splitList } from '../../text.js'
 import {
   validateClusterItems,
@@ -15,7 +16,7 @@ import {
   slimObject,
   type KubeObject
 } from './derive.js'
-import { fieldName, ListFormatError, readListFile } from './read-list.js'
+import { fieldName, ListFormatError, readListFrom } from './read-list.js'
 
 /** A 20k-pod list is about 200 MB; a file far above that is a mistake, not a cluster. */
 export const MAX_KUBERNETES_FILE_BYTES = 1024 * 1024 * 1024
@@ -86,15 +87,22 @@ export function readKubernetesItems(
 
   let read: ReadObjects
   try {
-    const size = regularFileSize(path)
-    if (size > MAX_KUBERNETES_FILE_BYTES) {
-      c.problem(
-        'kubernetes-file',
-        `\`${given}\` is ${size} bytes; at most ${MAX_KUBERNETES_FILE_BYTES} are read`
-      )
-      return undefined
+    // Opened once: its size checked and its list read through the same descriptor, so the file
+    // read is the file checked.
+    const fd = openRegularFile(path)
+    try {
+      const size = fstatSync(fd).size
+      if (size > MAX_KUBERNETES_FILE_BYTES) {
+        c.problem(
+          'kubernetes-file',
+          `\`${given}\` is ${size} bytes; at most ${MAX_KUBERNETES_FILE_BYTES} are read`
+        )
+        return undefined
+      }
+      read = readObjects(fd, wanted)
+    } finally {
+      closeSync(fd)
     }
-    read = readObjects(path, wanted)
   } catch (error) {
     if (error instanceof ListFormatError || error instanceof FileRefused) {
       c.problem('kubernetes-file', `\`${given}\` ${error.message}`)
@@ -179,11 +187,14 @@ interface ReadObjects {
   firstKindless?: number
 }
 
-/** The objects of the list at `path` in the namespaces `wanted` keeps, slimmed as they are read. */
-export function readObjects(path: string, wanted: (namespace: string) => boolean): ReadObjects {
+/**
+ * The objects of the list in the open file `fd` in the namespaces `wanted` keeps, slimmed as they
+ * are read. The caller opens it (openRegularFile) and closes it.
+ */
+export function readObjects(fd: number, wanted: (namespace: string) => boolean): ReadObjects {
   const read: ReadObjects = { objects: [], listKind: undefined }
-  const header = readListFile(
-    path,
+  const header = readListFrom(
+    fd,
     (raw, index) => {
       // A List's items carry their kind; a PodList's, as the API prints it, may not.
       if (typeof (raw as { kind?: unknown } | null)?.kind !== 'string') read.firstKindless ??= index

@@ -347,25 +347,38 @@ export function readListFile(
   chunkBytes = CHUNK_BYTES,
   maxBytes = Infinity
 ): ListHeader {
-  const splitter = new ListSplitter(onItem)
   // A regular file only (a FIFO or /dev/zero is refused), its size counted as it is read.
   const fd = openRegularFile(path)
-  let first = true
   try {
-    readChunks(
-      fd,
-      maxBytes,
-      chunk => {
-        const hint = first ? notJsonHint(chunk) : undefined
-        first = false
-        if (hint) throw new ListFormatError(hint)
-        splitter.push(chunk)
-      },
-      chunkBytes
-    )
+    return readListFrom(fd, onItem, chunkBytes, maxBytes)
   } finally {
     closeSync(fd)
   }
+}
+
+/**
+ * Reads the open regular file `fd` (see openRegularFile) from where it stands, in chunks through
+ * a ListSplitter; at most `maxBytes`, counted as they come. The caller closes it.
+ */
+export function readListFrom(
+  fd: number,
+  onItem: (item: unknown, index: number) => void,
+  chunkBytes = CHUNK_BYTES,
+  maxBytes = Infinity
+): ListHeader {
+  const splitter = new ListSplitter(onItem)
+  let first = true
+  readChunks(
+    fd,
+    maxBytes,
+    chunk => {
+      const hint = first ? notJsonHint(chunk) : undefined
+      first = false
+      if (hint) throw new ListFormatError(hint)
+      splitter.push(chunk)
+    },
+    chunkBytes
+  )
   return splitter.end()
 }
 
