@@ -200,7 +200,7 @@ test('an answer whose message and validation errors are megabytes long: `failed`
   expect(failed.map(f => f.status)).toEqual([422])
   expect(failed[0]?.message).toMatch(/failed with 422: x{1000}… \(4999000 more characters\)/)
   expect(failed[0]?.message).toContain('\n  - StorageRecord.f19: invalid: ' + 'y'.repeat(960))
-  expect(failed[0]?.message).toContain('\n  - … and 4980 more')
+  expect(failed[0]?.message).toContain('\n  - ... and 4980 more')
   expect(failed[0]?.message.length).toBeLessThan(25_000)
 }, 60_000)
 

@@ -109,7 +109,7 @@ describe('label-linked-issues reads what a pull request body names only within b
     expect(issueReads([1512])).toBe(10)
     expect(result.warnings).toEqual([
       'pull request #1512 names 1500 issues to close; at most 10 are read per pull request: ' +
-        'left out 1490 (#11, #12, #13, #14, #15 and 1485 more)'
+        'left out 1490 (#11, #12, #13, #14, #15, ... and 1485 more)'
     ])
     expect(log.lines).toContainEqual({ level: 'warning', message: result.warnings[0] })
   })
@@ -130,7 +130,7 @@ describe('label-linked-issues reads what a pull request body names only within b
     expect(result.labeled.map(l => l.number).filter(n => n <= 70)).toHaveLength(50)
     expect(result.warnings).toEqual([
       'at most 50 linked issues are read per run: left out 20 ' +
-        '(#51, #52, #53, #54, #55 and 5 more of pull request #106; #61, #62, #63, #64, #65 and 5 more of pull request #107)'
+        '(#51, #52, #53, #54, #55, ... and 5 more of pull request #106; #61, #62, #63, #64, #65, ... and 5 more of pull request #107)'
     ])
   })
 })

@@ -115,7 +115,8 @@ function formatServiceError(d: ServiceErrorDetails): string {
   for (const v of validation.slice(0, QUOTED_VALIDATION_ERRORS))
     text += `\n  - ${quoted(describeValidationError(v))}`
   if (validation.length > QUOTED_VALIDATION_ERRORS)
-    text += `\n  - … and ${validation.length - QUOTED_VALIDATION_ERRORS} more`
+    // markdown.ts's andMore's words (the client imports nothing above it)
+    text += `\n  - ... and ${validation.length - QUOTED_VALIDATION_ERRORS} more`
   if (d.requestId) text += `\n  request id: ${d.requestId}`
   if (d.hint) text += `\n  ${d.hint}`
   return text

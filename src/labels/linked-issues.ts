@@ -2,6 +2,7 @@ import type { ServiceClient } from '../client/client.js'
 import { getIssue, getPull, isMerged, labelsOf, type Pull } from '../service/pulls.js'
 import type { Discovery } from './discover.js'
 import { closingReferences, list, MAX_LINKED_ISSUES } from './references.js'
+import { namedAndMore } from '../markdown.js'
 
 /**
  * The issues that the given pull requests close (`label-linked-issues`). Only merged pull
@@ -82,10 +83,12 @@ export async function discoverLinkedIssues(
   return { numbers: [...numbers].sort((a, b) => a - b), warnings, notes }
 }
 
-/** `#1, #2, #3, #4, #5 and 1495 more`: a long list of numbers, short. */
+/** `#1, #2, #3, #4, #5, ... and 1495 more`: a long list of numbers, short. */
 function few(numbers: number[]): string {
-  const rest = numbers.length - 5
-  return rest > 0
-    ? `${list(numbers.slice(0, 5)).replace(' and', ',')} and ${rest} more`
+  return numbers.length > 5
+    ? namedAndMore(
+        numbers.map(n => `#${n}`),
+        5
+      )
     : list(numbers)
 }

@@ -12,6 +12,7 @@ import { isSafeRef } from './inputs.js'
 import { short } from './range-pulls.js'
 import { FIX_HISTORY, type RangeReader } from './read-range.js'
 import { formOf, isFinal, parseVersion, previousRelease as byVersion } from './versions.js'
+import { namedAndMore } from '../markdown.js'
 
 export interface PreviousRelease {
   /** the ref the range starts from; undefined when there is none (a warning says why) */
@@ -85,7 +86,4 @@ export async function previousRelease(
 }
 
 /** Up to ten names, then how many more. */
-function andMore(names: string[]): string {
-  const shown = names.slice(0, 10).join(', ')
-  return names.length > 10 ? `${shown} and ${names.length - 10} more` : shown
-}
+const andMore = (names: string[]): string => namedAndMore(names, 10)

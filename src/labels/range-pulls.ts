@@ -22,6 +22,7 @@ import { firstLineOf } from '../result.js'
 import { shapeOf } from './history.js'
 import { list, pullReferenceFromSubject, type SubjectReference } from './references.js'
 import { BOT_BRANCH, joinSquashedBranches } from './squashed-branches.js'
+import { namedAndMore } from '../markdown.js'
 
 /**
  * The committer of what GitHub's merge button makes (`noreply@github.com`, `noreply@` the host
@@ -355,8 +356,7 @@ async function readNamed(
 }
 
 function shas(left: string[]): string {
-  const shown = left.slice(0, 10).map(short).join(', ')
-  return left.length > 10 ? `${shown} and ${left.length - 10} more` : shown
+  return namedAndMore(left.map(short), 10)
 }
 
 export function short(ref: string): string {
