@@ -15,10 +15,10 @@ export default tseslint.config(
     }
   },
   {
-    // Every log line goes through src/log-writer.ts (the action) or src/stdio-writer.ts (the
+    // Every log line goes through src/runner/log-writer.ts (the action) or src/runner/stdio-writer.ts (the
     // command line), which neutralise what the runner would run as a workflow command.
     files: ['src/**/*.ts'],
-    ignores: ['src/log-writer.ts', 'src/stdio-writer.ts'],
+    ignores: ['src/runner/log-writer.ts', 'src/runner/stdio-writer.ts'],
     rules: {
       'no-console': 'error',
       'no-restricted-properties': [
@@ -27,13 +27,13 @@ export default tseslint.config(
           property => ({
             object: 'core',
             property,
-            message: 'Log through src/log-writer.ts: it neutralises workflow commands.'
+            message: 'Log through src/runner/log-writer.ts: it neutralises workflow commands.'
           })
         ),
         ...['stdout', 'stderr'].map(property => ({
           object: 'process',
           property,
-          message: 'Write through src/stdio-writer.ts: it neutralises workflow commands.'
+          message: 'Write through src/runner/stdio-writer.ts: it neutralises workflow commands.'
         }))
       ],
       'no-restricted-syntax': [
@@ -41,11 +41,11 @@ export default tseslint.config(
         {
           selector:
             "ImportDeclaration[source.value='@actions/core'] > ImportSpecifier[imported.name=/^(info|debug|warning|notice|error|setFailed|startGroup|group)$/]",
-          message: 'Log through src/log-writer.ts: it neutralises workflow commands.'
+          message: 'Log through src/runner/log-writer.ts: it neutralises workflow commands.'
         },
         {
           selector: "VariableDeclarator[init.name='core'] > ObjectPattern",
-          message: 'Log through src/log-writer.ts: it neutralises workflow commands.'
+          message: 'Log through src/runner/log-writer.ts: it neutralises workflow commands.'
         }
       ]
     }

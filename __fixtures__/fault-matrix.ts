@@ -9,7 +9,7 @@ import { CLUSTER_ITEMS, ORG, singleDeployment, wholeCluster } from './reliabilit
 import type { Emulator, Fault, RecordedRequest } from '../emulator/index.js'
 import type { Clock } from '../src/client/clock.js'
 import { RESET_MARGIN_MS, UNTIMED_RATE_LIMIT_WAIT_MS } from '../src/client/retry-policy.js'
-import type { RawInputs } from '../src/parse-inputs.js'
+import type { RawInputs } from '../src/step/parse-inputs.js'
 
 /** Sleeps run this much faster than the clock says. */
 export const SCALE = 1000

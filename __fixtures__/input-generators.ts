@@ -4,7 +4,7 @@
  * types. The seed is set by the test file (`fc.configureGlobal`).
  */
 import fc from 'fast-check'
-import { DEPLOYMENT_STATUSES, RUNTIME_RISKS } from '../src/limits.js'
+import { DEPLOYMENT_STATUSES, RUNTIME_RISKS } from '../src/shared/limits.js'
 import { DIGEST } from './emulator.js'
 
 export const TRICKY = [

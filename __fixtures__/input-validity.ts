@@ -3,13 +3,18 @@
  * on instead, a fake file system, and what a valid typed value looks like.
  */
 import { JOB_LIMIT, SYNC_LIMIT } from '../src/cluster/items.js'
-import { DEPLOYMENT_STATUSES, MAX_TAGS, RUNTIME_RISKS, STORAGE_STATUSES } from '../src/limits.js'
+import {
+  DEPLOYMENT_STATUSES,
+  MAX_TAGS,
+  RUNTIME_RISKS,
+  STORAGE_STATUSES
+} from '../src/shared/limits.js'
 import {
   MAX_RETRIES_LIMIT,
   type FileReader,
   type InputName,
   type Inputs
-} from '../src/parse-inputs.js'
+} from '../src/step/parse-inputs.js'
 
 export const CLUSTER_INPUTS = new Set<InputName>([
   'deployments',

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream'
 import { Agent, type Dispatcher } from 'undici'
 import type { Clock } from '../src/client/clock.js'
 import { WRITE_GAP_MS } from '../src/client/pacer.js'
-import type { RawInputs } from '../src/parse-inputs.js'
+import type { RawInputs } from '../src/step/parse-inputs.js'
 import { DIGEST, TOKEN } from './emulator.js'
 
 export const DIGEST_2 = 'sha256:' + 'fedcba9876543210'.repeat(4)

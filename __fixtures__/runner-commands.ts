@@ -1,6 +1,6 @@
 /**
  * The runner's reading of a step's output, written here from its documented rules and not from
- * src/untrusted.ts (a test oracle must not share the code it checks): a line ends at LF, CR LF or
+ * src/shared/untrusted.ts (a test oracle must not share the code it checks): a line ends at LF, CR LF or
  * a lone CR; a line that starts with `::` after white space, or holds `##[` anywhere, is run as a
  * workflow command. And the summary's reading: which characters would be markup.
  */

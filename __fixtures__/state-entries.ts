@@ -1,4 +1,9 @@
-import { InputError, parseInputs, type FileReader, type RawInputs } from '../src/parse-inputs.js'
+import {
+  InputError,
+  parseInputs,
+  type FileReader,
+  type RawInputs
+} from '../src/step/parse-inputs.js'
 
 /**
  * Numbered deployments for the state file's unit tests: `item(n)` is deployment `s<n>` of image

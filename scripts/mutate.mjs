@@ -43,7 +43,7 @@ export const CORE_FILES = [
   'src/client/client.ts',
   'src/cluster/state.ts',
   'src/cluster/settle-state.ts',
-  'src/output-budget.ts'
+  'src/step/output-budget.ts'
 ]
 
 /**
@@ -52,7 +52,7 @@ export const CORE_FILES = [
  */
 export const EQUIVALENT = [
   {
-    file: 'src/output-budget.ts',
+    file: 'src/step/output-budget.ts',
     line: 'if (fitted.leftOut > 0) {',
     changes: ['> -> >='],
     why: 'an output over its room never keeps every item when cut (its items counted one by one add up to at least the whole)'

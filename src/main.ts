@@ -1,10 +1,10 @@
 import * as core from '@actions/core'
 import { appendFileSync } from 'node:fs'
 import { EOL } from 'node:os'
-import { InputError, parseInputs, readRawInputs } from './parse-inputs.js'
+import { InputError, parseInputs, readRawInputs } from './step/parse-inputs.js'
 import { isUnevaluated } from './inputs/names.js'
-import { describeCuts, failureReport, fittedOutputs, renderSummary } from './report.js'
-import { discovers, readRunEventFor } from './run-event.js'
+import { describeCuts, failureReport, fittedOutputs, renderSummary } from './step/report.js'
+import { discovers, readRunEventFor } from './step/run-event.js'
 import { Cancellation } from './client/cancel.js'
 import {
   emptyResult,
@@ -14,11 +14,11 @@ import {
   RunStopped,
   withBug,
   type RunResult
-} from './result.js'
-import type { RunOptions } from './run.js'
-import { listenForCancel } from './signals.js'
-import { actionLog, debugLines, failStep } from './log-writer.js'
-import { addProxySecrets, addSecret, redact, redactDeep } from './redact.js'
+} from './shared/result.js'
+import type { RunOptions } from './step/run.js'
+import { listenForCancel } from './runner/signals.js'
+import { actionLog, debugLines, failStep } from './runner/log-writer.js'
+import { addProxySecrets, addSecret, redact, redactDeep } from './runner/redact.js'
 
 /**
  * The action as the runner starts it: inputs from INPUT_* variables, outputs to GITHUB_OUTPUT.
@@ -77,7 +77,7 @@ async function runAction(options: RunOptions, outputs: { written: boolean }): Pr
   }
 
   // Loaded only once the inputs are sound: bad input fails without loading the HTTP client.
-  const loading = import('./run.js')
+  const loading = import('./step/run.js')
   // `pull-requests: auto` finds its pull requests in the payload; for anything else an odd file is
   // a debug line (and a run that uses no payload does not open it: run-event.ts).
   const { event, problem } = await readRunEventFor(inputs.labels)
@@ -122,7 +122,7 @@ async function runAction(options: RunOptions, outputs: { written: boolean }): Pr
   }
 }
 
-export { IN_FLIGHT_GRACE_MS } from './signals.js'
+export { IN_FLIGHT_GRACE_MS } from './runner/signals.js'
 
 /** Later steps read the outputs: a file the runner gave that cannot take them fails the step. */
 function writeOutputs(outputs: Record<string, string>): string | undefined {

@@ -6,7 +6,7 @@
  *
  * The bundled action runs as a process, as the runner starts it (scripts/run-action.ts), for the
  * four record jobs, a dry run and the label work against an emulator answering in the full
- * shapes; the same jobs also run in process (src/run.ts) against an emulator answering in the
+ * shapes; the same jobs also run in process (src/step/run.ts) against an emulator answering in the
  * shapes of the description's examples (storage records without `id`, `created`, ...).
  *
  * Where the description contradicts its own examples, the example wins: a storage record's
@@ -20,8 +20,8 @@ import { MemoryLog } from '../../__fixtures__/memory-log.js'
 import { ScaledClock } from '../../__fixtures__/scaled-clock.js'
 import type { AnswerShape, Emulator, RecordedRequest, SeedData } from '../../emulator/index.js'
 import { runAction } from '../../scripts/run-action.js'
-import { parseInputs, type RawInputs } from '../../src/parse-inputs.js'
-import { run } from '../../src/run.js'
+import { parseInputs, type RawInputs } from '../../src/step/parse-inputs.js'
+import { run } from '../../src/step/run.js'
 import { checkRequest, Description, type Operation, type Problem } from './openapi.js'
 
 const description = new Description()

@@ -16,8 +16,8 @@ import { TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
 import { MemoryLog } from '../../__fixtures__/memory-log.js'
 import { ScaledClock } from '../../__fixtures__/scaled-clock.js'
 import type { Emulator } from '../../emulator/index.js'
-import { InputError, parseInputs } from '../../src/parse-inputs.js'
-import { run } from '../../src/run.js'
+import { InputError, parseInputs } from '../../src/step/parse-inputs.js'
+import { run } from '../../src/step/run.js'
 
 const WORKLOADS = ['api', 'web', 'worker', 'cron', 'db', 'cache']
 const digest = (workload: string, generation: number) =>

@@ -16,8 +16,8 @@ import { MemoryLog } from '../../__fixtures__/memory-log.js'
 import { ScaledClock } from '../../__fixtures__/scaled-clock.js'
 import type { Emulator } from '../../emulator/index.js'
 import { kubectlList, pod, workload } from '../../scripts/kubectl-list.js'
-import { parseInputs } from '../../src/parse-inputs.js'
-import { run } from '../../src/run.js'
+import { parseInputs } from '../../src/step/parse-inputs.js'
+import { run } from '../../src/step/run.js'
 
 const WORKLOADS = ['api', 'web', 'worker', 'cron', 'db']
 const KINDS = ['Deployment', 'DaemonSet', 'StatefulSet', 'CronJob', 'Job', 'BareReplicaSet']

@@ -7,9 +7,9 @@ import { MemoryLog } from '../../__fixtures__/memory-log.js'
 import { ScaledClock } from '../../__fixtures__/scaled-clock.js'
 import type { Emulator, EmulatorOptions } from '../../emulator/index.js'
 import { runAction } from '../../scripts/run-action.js'
-import { parseInputs, type RawInputs } from '../../src/parse-inputs.js'
-import { toOutputs } from '../../src/report.js'
-import { run } from '../../src/run.js'
+import { parseInputs, type RawInputs } from '../../src/step/parse-inputs.js'
+import { toOutputs } from '../../src/step/report.js'
+import { run } from '../../src/step/run.js'
 
 const digest = (n: number) => 'sha256:' + n.toString(16).padStart(64, '0')
 const item = (n: number) => ({

@@ -5,9 +5,9 @@ import { MemoryLog } from '../../__fixtures__/memory-log.js'
 import { ScaledClock } from '../../__fixtures__/scaled-clock.js'
 import type { Emulator } from '../../emulator/index.js'
 import { ServiceClient } from '../../src/client/client.js'
-import { parseInputs, type RawInputs } from '../../src/parse-inputs.js'
-import { renderSummary, toOutputs } from '../../src/report.js'
-import { run } from '../../src/run.js'
+import { parseInputs, type RawInputs } from '../../src/step/parse-inputs.js'
+import { renderSummary, toOutputs } from '../../src/step/report.js'
+import { run } from '../../src/step/run.js'
 import { pullsForCommit } from '../../src/service/pulls.js'
 
 let emulator: Emulator

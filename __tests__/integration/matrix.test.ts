@@ -9,9 +9,9 @@ import { startRateLimitFront, type RateLimitFront } from '../../__fixtures__/rat
 import { ScaledClock } from '../../__fixtures__/scaled-clock.js'
 import type { Emulator, EmulatorOptions } from '../../emulator/index.js'
 import { runAction, type ActionRun } from '../../scripts/run-action.js'
-import { parseInputs } from '../../src/parse-inputs.js'
+import { parseInputs } from '../../src/step/parse-inputs.js'
 import { jest } from '@jest/globals'
-import { run } from '../../src/run.js'
+import { run } from '../../src/step/run.js'
 
 jest.setTimeout(60_000)
 

@@ -8,9 +8,9 @@ import {
 } from '../../__fixtures__/emulator.js'
 import { MemoryLog } from '../../__fixtures__/memory-log.js'
 import type { Emulator } from '../../emulator/index.js'
-import { parseInputs, type RawInputs } from '../../src/parse-inputs.js'
-import { failureReport, toOutputs } from '../../src/report.js'
-import { run, USER_AGENT } from '../../src/run.js'
+import { parseInputs, type RawInputs } from '../../src/step/parse-inputs.js'
+import { failureReport, toOutputs } from '../../src/step/report.js'
+import { run, USER_AGENT } from '../../src/step/run.js'
 
 let emulator: Emulator
 beforeAll(async () => {

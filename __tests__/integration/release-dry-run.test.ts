@@ -138,13 +138,16 @@ function gitServer(projects: string): Server {
   })
 }
 
-/** A release commit: package.json, src/version.ts and the CHANGELOG at `version`, tagged. */
+/** A release commit: package.json, src/shared/version.ts and the CHANGELOG at `version`, tagged. */
 async function release(version: string, change: Record<string, string> = {}) {
   await writeFile(
     join(work, 'package.json'),
     JSON.stringify({ name: 'record-deployment', version })
   )
-  await writeFile(join(work, 'src/version.ts'), `export const ACTION_VERSION = '${version}'\n`)
+  await writeFile(
+    join(work, 'src/shared/version.ts'),
+    `export const ACTION_VERSION = '${version}'\n`
+  )
   const changelog = await readFile(join(work, 'CHANGELOG.md'), 'utf8').catch(() => '# Changelog\n')
   await writeFile(
     join(work, 'CHANGELOG.md'),

@@ -158,7 +158,7 @@ test('the version check passes for the package version and names each place a wr
   const wrong = await runStep("The tag is the package's version", clone, { TAG: 'v9.9.9' })
   expect(wrong.code).toBe(1)
   expect(wrong.stderr).toContain(`package.json says ${version}, the tag v9.9.9`)
-  expect(wrong.stderr).toContain(`src/version.ts says ${version}, the tag v9.9.9`)
+  expect(wrong.stderr).toContain(`src/shared/version.ts says ${version}, the tag v9.9.9`)
 })
 
 test("the release notes step writes the tag's CHANGELOG section, and fails on an undated one", async () => {

@@ -22,8 +22,8 @@ import {
   RESET_MARGIN_MS,
   UNTIMED_RATE_LIMIT_WAIT_MS
 } from '../../src/client/retry-policy.js'
-import { DEFAULT_MAX_RETRIES, MAX_RETRIES_LIMIT, parseInputs } from '../../src/parse-inputs.js'
-import { run } from '../../src/run.js'
+import { DEFAULT_MAX_RETRIES, MAX_RETRIES_LIMIT, parseInputs } from '../../src/step/parse-inputs.js'
+import { run } from '../../src/step/run.js'
 
 let emulator: Emulator
 beforeAll(async () => {

@@ -11,8 +11,8 @@ import { WRITE_GAP_MS } from '../../__fixtures__/reliability.js'
 import { ScaledClock } from '../../__fixtures__/scaled-clock.js'
 import { MAX_REDIRECTS } from '../../src/client/client.js'
 import { UNTIMED_RATE_LIMIT_WAIT_MS } from '../../src/client/retry-policy.js'
-import { parseInputs } from '../../src/parse-inputs.js'
-import { run } from '../../src/run.js'
+import { parseInputs } from '../../src/step/parse-inputs.js'
+import { run } from '../../src/step/run.js'
 import {
   SCALE,
   HANG_TIMEOUT_MS,

@@ -16,11 +16,11 @@ import { statedFigures } from '../../__fixtures__/readme.js'
 import { RecordingDispatcher, WRITE_GAP_MS } from '../../__fixtures__/reliability.js'
 import { ScaledClock } from '../../__fixtures__/scaled-clock.js'
 import type { Fault } from '../../emulator/index.js'
-import { parseInputs } from '../../src/parse-inputs.js'
+import { parseInputs } from '../../src/step/parse-inputs.js'
 import { MAX_RATE_LIMIT_WAITS } from '../../src/client/retry-policy.js'
-import { toOutputs } from '../../src/report.js'
-import { run } from '../../src/run.js'
-import type { RunResult } from '../../src/result.js'
+import { toOutputs } from '../../src/step/report.js'
+import { run } from '../../src/step/run.js'
+import type { RunResult } from '../../src/shared/result.js'
 import {
   SCALE,
   MAX_RETRIES,

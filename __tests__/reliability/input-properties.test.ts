@@ -12,7 +12,7 @@ import { CLUSTER_ITEMS, singleDeployment, wholeCluster } from '../../__fixtures_
 import type { Emulator } from '../../emulator/index.js'
 import { runAction } from '../../scripts/run-action.js'
 import { LABEL_INPUT_NAMES } from '../../src/inputs/names.js'
-import { RUNTIME_RISKS } from '../../src/limits.js'
+import { RUNTIME_RISKS } from '../../src/shared/limits.js'
 import {
   INPUT_NAMES,
   InputError,
@@ -21,7 +21,7 @@ import {
   type InputName,
   type Inputs,
   type RawInputs
-} from '../../src/parse-inputs.js'
+} from '../../src/step/parse-inputs.js'
 import {
   TRICKY,
   jsonObjectText,

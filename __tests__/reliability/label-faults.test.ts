@@ -4,8 +4,8 @@ import { statedFigures } from '../../__fixtures__/readme.js'
 import { RecordingDispatcher } from '../../__fixtures__/reliability.js'
 import { ScaledClock } from '../../__fixtures__/scaled-clock.js'
 import type { Emulator, Fault } from '../../emulator/index.js'
-import { parseInputs } from '../../src/parse-inputs.js'
-import { run } from '../../src/run.js'
+import { parseInputs } from '../../src/step/parse-inputs.js'
+import { run } from '../../src/step/run.js'
 
 /**
  * Label writes under faults. Why a retried label write is safe:

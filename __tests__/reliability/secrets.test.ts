@@ -15,8 +15,8 @@ import type { FaultRule } from '../../emulator/faults.js'
 import type { ActionYml } from '../../src/cli/action-yml.js'
 import { runCli } from '../../src/cli/run-cli.js'
 import { startEmulator, type Emulator } from '../../emulator/index.js'
-import { cell, codeCell } from '../../src/markdown.js'
-import { addProxySecrets, addSecret, clearSecrets, redact } from '../../src/redact.js'
+import { cell, codeCell } from '../../src/runner/markdown.js'
+import { addProxySecrets, addSecret, clearSecrets, redact } from '../../src/runner/redact.js'
 import { projectRoot, runAction } from '../../scripts/run-action.js'
 
 const exec = promisify(execFile)

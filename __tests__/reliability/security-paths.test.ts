@@ -13,8 +13,8 @@ import { singleDeployment, wholeCluster } from '../../__fixtures__/reliability.j
 import { runAction } from '../../scripts/run-action.js'
 import { artifactRoutes, labelRoutes, matchRoute } from '../../emulator/index.js'
 import { path } from '../../src/client/paths.js'
-import { InputError, parseInputs } from '../../src/parse-inputs.js'
-import { run } from '../../src/run.js'
+import { InputError, parseInputs } from '../../src/step/parse-inputs.js'
+import { run } from '../../src/step/run.js'
 import { client, emulator, useSecurityEmulators } from '../../__fixtures__/security.js'
 
 useSecurityEmulators()

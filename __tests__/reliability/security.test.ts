@@ -8,7 +8,7 @@ import { DIGEST, TOKEN } from '../../__fixtures__/emulator.js'
 import { singleDeployment } from '../../__fixtures__/reliability.js'
 import { runAction } from '../../scripts/run-action.js'
 import { path } from '../../src/client/paths.js'
-import { InputError, parseInputs } from '../../src/parse-inputs.js'
+import { InputError, parseInputs } from '../../src/step/parse-inputs.js'
 import {
   client,
   ENV_SECRET,

@@ -11,7 +11,7 @@ import { runAction } from '../../scripts/run-action.js'
 import { applyLabels } from '../../src/labels/apply.js'
 import type { DiscoveryContext } from '../../src/labels/discover.js'
 import { parseLabelInputs, type LabelInputs } from '../../src/labels/inputs.js'
-import { MAX_LABELS_PER_ISSUE } from '../../src/limits.js'
+import { MAX_LABELS_PER_ISSUE } from '../../src/shared/limits.js'
 
 const REPO = 'acme/web'
 const NFC = 'caf\u00e9'

@@ -13,7 +13,7 @@ import { wholeCluster } from '../../__fixtures__/reliability.js'
 import { foreignCommands, hostileText, shownText } from '../../__fixtures__/runner-commands.js'
 import { runAction, type ActionRun } from '../../scripts/run-action.js'
 import type { Emulator } from '../../emulator/index.js'
-import { cell as cellOf } from '../../src/markdown.js'
+import { cell as cellOf } from '../../src/runner/markdown.js'
 
 fc.configureGlobal({ seed: Number(process.env['FC_SEED'] ?? 20261122) })
 

@@ -1,5 +1,5 @@
 /**
- * One wording for what a cut list leaves out, "... and N more" (src/markdown.ts), at its
+ * One wording for what a cut list leaves out, "... and N more" (src/runner/markdown.ts), at its
  * boundary: exactly as many as are shown gives no tail, one more gives "... and 1 more"; the
  * summary's rows, the rejected deployments of an image and the kubectl warnings say it the same way.
  */
@@ -11,7 +11,7 @@ import {
   MAX_SUMMARY_ROWS,
   moreInOutput,
   namedAndMore
-} from '../../src/markdown.js'
+} from '../../src/runner/markdown.js'
 
 const names = (n: number) => Array.from({ length: n }, (_, i) => `n${i + 1}`)
 

@@ -32,7 +32,7 @@ import {
 } from '../../src/cluster/state-format.js'
 import { planState, type StatefulCluster, type StatePlan } from '../../src/cluster/state.js'
 import { Collector } from '../../src/inputs/problems.js'
-import { emptyResult } from '../../src/result.js'
+import { emptyResult } from '../../src/shared/result.js'
 
 const PLACE = { cluster: 'prod-eu-1', logicalEnvironment: 'production' }
 const stateOf = (deployments: StateEntry[], over: Partial<ClusterState> = {}): ClusterState => ({

@@ -22,7 +22,7 @@ import { JOB_LIMIT } from '../../src/cluster/items.js'
 import { planState } from '../../src/cluster/state.js'
 import { writeState } from '../../src/cluster/settle-state.js'
 import { Collector } from '../../src/inputs/problems.js'
-import type { FileReader } from '../../src/parse-inputs.js'
+import type { FileReader } from '../../src/step/parse-inputs.js'
 
 const stateOf = (names: number[]): ClusterState => ({
   format: 'record-deployment/cluster-state',

@@ -5,7 +5,7 @@
 import { digest, item, parsedOrProblems, range } from '../../__fixtures__/state-entries.js'
 import { STATE_INPUTS } from '../../__fixtures__/state-entries.js'
 import { settledState } from '../../src/cluster/settle-state.js'
-import type { FileReader, RawInputs } from '../../src/parse-inputs.js'
+import type { FileReader, RawInputs } from '../../src/step/parse-inputs.js'
 
 function stateOf(names: number[], over: Record<string, unknown> = {}): string {
   return JSON.stringify({

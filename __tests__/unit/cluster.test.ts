@@ -5,7 +5,12 @@ import {
   nextPollDelay
 } from '../../src/cluster/record-cluster.js'
 import { MAX_LISTED_PROBLEMS, validateClusterItems } from '../../src/cluster/items.js'
-import { InputError, parseInputs, type FileReader, type RawInputs } from '../../src/parse-inputs.js'
+import {
+  InputError,
+  parseInputs,
+  type FileReader,
+  type RawInputs
+} from '../../src/step/parse-inputs.js'
 
 const digest = (n: number) => 'sha256:' + n.toString(16).padStart(64, '0')
 const item = (n: number, over: Record<string, unknown> = {}) => ({

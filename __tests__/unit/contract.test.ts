@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { parse } from 'yaml'
-import { INPUT_NAMES } from '../../src/parse-inputs.js'
-import { toOutputs } from '../../src/report.js'
-import { emptyResult } from '../../src/result.js'
-import { ACTION_VERSION } from '../../src/version.js'
+import { INPUT_NAMES } from '../../src/step/parse-inputs.js'
+import { toOutputs } from '../../src/step/report.js'
+import { emptyResult } from '../../src/shared/result.js'
+import { ACTION_VERSION } from '../../src/shared/version.js'
 
 const root = new URL('../../', import.meta.url)
 const action = parse(readFileSync(new URL('action.yml', root), 'utf8')) as {

@@ -10,7 +10,7 @@ import {
   nameAndVersion,
   type KubeObject
 } from '../../src/cluster/kubernetes/derive.js'
-import { parseInputs } from '../../src/parse-inputs.js'
+import { parseInputs } from '../../src/step/parse-inputs.js'
 
 fc.configureGlobal({ seed: Number(process.env['FC_SEED'] ?? 20261123) })
 

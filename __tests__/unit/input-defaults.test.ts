@@ -6,7 +6,7 @@ import {
   parseInputs,
   type InputName,
   type RawInputs
-} from '../../src/parse-inputs.js'
+} from '../../src/step/parse-inputs.js'
 
 const root = new URL('../../', import.meta.url)
 const declared = (

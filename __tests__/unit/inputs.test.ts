@@ -5,8 +5,8 @@ import {
   parseInputs,
   readRawInputs,
   type RawInputs
-} from '../../src/parse-inputs.js'
-import { splitList } from '../../src/text.js'
+} from '../../src/step/parse-inputs.js'
+import { splitList } from '../../src/shared/text.js'
 
 const DIGEST = 'sha256:' + 'a'.repeat(64)
 const base: RawInputs = {

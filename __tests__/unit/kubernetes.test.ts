@@ -24,7 +24,7 @@ import {
   readListFile
 } from '../../src/cluster/kubernetes/read-list.js'
 import { readObjects } from '../../src/cluster/kubernetes/inputs.js'
-import { openRegularFile } from '../../src/files.js'
+import { openRegularFile } from '../../src/shared/files.js'
 
 /** Splits `text` into chunks of `size` bytes and returns what the splitter saw. */
 function split(text: string, size: number) {

@@ -5,9 +5,9 @@ import {
   nearestRank,
   NO_LEAD_TIME
 } from '../../src/labels/lead-time.js'
-import { fittedOutputs } from '../../src/outputs.js'
-import { OUTPUTS_BUDGET_BYTES } from '../../src/output-budget.js'
-import { emptyResult } from '../../src/result.js'
+import { fittedOutputs } from '../../src/step/outputs.js'
+import { OUTPUTS_BUDGET_BYTES } from '../../src/step/output-budget.js'
+import { emptyResult } from '../../src/shared/result.js'
 
 const DEPLOYED = Date.UTC(2026, 10, 22, 12, 0, 0)
 const HOUR = 3_600

@@ -1,10 +1,10 @@
 /**
- * The limits of src/output-budget.ts at, below and above each boundary: an output or a summary
+ * The limits of src/step/output-budget.ts at, below and above each boundary: an output or a summary
  * exactly at its budget stays whole, one unit more is cut; an item that exactly fills what is left
  * is kept; the first item pays no separator; the never-cut values and the smallest outputs are
  * served first, so the larger ones share what is really left.
  */
-import { fitOutputs, fitSummary, jsonArray, sizeOf, text } from '../../src/output-budget.js'
+import { fitOutputs, fitSummary, jsonArray, sizeOf, text } from '../../src/step/output-budget.js'
 
 /** ["aa","bb","cc"]: each item 4 characters (8 bytes as UTF-16), `[`, `]` and `,` 2 bytes each. */
 const three = jsonArray(['aa', 'bb', 'cc'])

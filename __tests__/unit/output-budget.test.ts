@@ -1,10 +1,10 @@
 /**
- * The budget every output shares (src/output-budget.ts), over generated outputs: whatever their
+ * The budget every output shares (src/step/output-budget.ts), over generated outputs: whatever their
  * sizes, all of them together fit, each JSON output stays valid JSON holding the first items,
  * and the count of what was left out is exact.
  */
 import fc from 'fast-check'
-import { commaList, fitOutputs, fitSummary, jsonArray, text } from '../../src/output-budget.js'
+import { commaList, fitOutputs, fitSummary, jsonArray, text } from '../../src/step/output-budget.js'
 
 fc.configureGlobal({ seed: Number(process.env['FC_SEED'] ?? 20261123) })
 

@@ -3,7 +3,7 @@
  * event payload the runner writes. The hint it leads to, through the bundled action:
  * __tests__/integration/hints.test.ts ("a pull request from a fork").
  */
-import { forkOf } from '../../src/run-event.js'
+import { forkOf } from '../../src/step/run-event.js'
 
 const pull = (head: unknown, base: unknown = { full_name: 'acme/web' }) => ({
   pull_request: { number: 5, head: { repo: head }, base: { repo: base } }

@@ -1,5 +1,5 @@
 /**
- * Issue 38: one module decides what text is safe (src/untrusted.ts). Which characters are
+ * Issue 38: one module decides what text is safe (src/shared/untrusted.ts). Which characters are
  * control characters is written there once, and read by the log's escapes, the names' refusals
  * and the binary-file guess; whether a file looks like YAML is decided there once, and read by the
  * messages about `deployments-file` / `state-file` (text.ts) and about `kubernetes-file`
@@ -8,13 +8,13 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { notJsonHint } from '../../src/cluster/kubernetes/sniff.js'
-import { notJsonReason } from '../../src/text.js'
+import { notJsonReason } from '../../src/shared/text.js'
 import {
   hasControlCharacters,
   looksBinary,
   looksLikeYaml,
   showControls
-} from '../../src/untrusted.js'
+} from '../../src/shared/untrusted.js'
 import { projectRoot } from '../../scripts/run-action.js'
 
 const SRC = join(projectRoot(), 'src')

@@ -3,7 +3,7 @@
  * a debug line naming it; text around an expression is the user's own and is kept.
  */
 import fc from 'fast-check'
-import { INPUT_NAMES, readRawInputs } from '../../src/parse-inputs.js'
+import { INPUT_NAMES, readRawInputs } from '../../src/step/parse-inputs.js'
 
 const expression = fc
   .tuple(

@@ -13,10 +13,10 @@ import {
   runnerCommands,
   shownText
 } from '../../__fixtures__/runner-commands.js'
-import { actionLog, failStep } from '../../src/log-writer.js'
-import { cell, codeCell } from '../../src/markdown.js'
-import { cliLog } from '../../src/stdio-writer.js'
-import { logLine, logLines } from '../../src/untrusted.js'
+import { actionLog, failStep } from '../../src/runner/log-writer.js'
+import { cell, codeCell } from '../../src/runner/markdown.js'
+import { cliLog } from '../../src/runner/stdio-writer.js'
+import { logLine, logLines } from '../../src/shared/untrusted.js'
 
 fc.configureGlobal({ seed: Number(process.env['FC_SEED'] ?? 20261122) })
 
@@ -172,7 +172,7 @@ describe('nothing logs around the writer', () => {
     const [result] = await eslint.lintText(
       "import * as core from '@actions/core'\nexport const f = () => core.info('x')\n",
       {
-        filePath: 'src/log-writer.ts'
+        filePath: 'src/runner/log-writer.ts'
       }
     )
     expect(result?.messages).toEqual([])

@@ -1,5 +1,5 @@
 // `node scripts/release/check-version.mjs vX.Y.Z` (or a prerelease, vX.Y.Z-rc.1): the tag is the version everything else names:
-// package.json's `version`, and src/version.ts (the user agent, `record-deployment --version`);
+// package.json's `version`, and src/shared/version.ts (the user agent, `record-deployment --version`);
 // and package.json's `repository` is the repository releasing (GITHUB_REPOSITORY, when set), as
 // npm's provenance requires. Fails naming each that differs, before anything is published.
 import { readFileSync } from 'node:fs'
@@ -25,11 +25,11 @@ export function versionProblems(
   const pkg = manifest.version
   const url = String(manifest.repository?.url ?? '')
   const source = /ACTION_VERSION = '([^']*)'/.exec(
-    readFileSync(join(root, 'src/version.ts'), 'utf8')
+    readFileSync(join(root, 'src/shared/version.ts'), 'utf8')
   )?.[1]
   return [
     ...(pkg === version ? [] : [`package.json says ${pkg}, the tag ${tag}`]),
-    ...(source === version ? [] : [`src/version.ts says ${source}, the tag ${tag}`]),
+    ...(source === version ? [] : [`src/shared/version.ts says ${source}, the tag ${tag}`]),
     ...(!repository || url.replace(/\.git$/, '').endsWith(`github.com/${repository}`)
       ? []
       : [`package.json's repository is \`${url}\`, not github.com/${repository}`])

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `record-deployment`, the package's bin (dist/cli.js): the action as a command line.
 import { ACTION_YML } from './action-yml.js'
-import { writeStderr, writeStdout } from '../stdio-writer.js'
+import { writeStderr, writeStdout } from '../runner/stdio-writer.js'
 import { runCli } from './run-cli.js'
 import { STDOUT_LOST_STATUS, watchStdout } from './stdout-lost.js'
 

@@ -1,16 +1,16 @@
 import { execFileSync } from 'node:child_process'
 import { Cancellation } from '../client/cancel.js'
 import type { Log } from '../client/log.js'
-import { cliLog } from '../stdio-writer.js'
+import { cliLog } from '../runner/stdio-writer.js'
 import { NO_TOKEN } from '../inputs/connection.js'
 import { FIX_HISTORY, FIX_SHALLOW } from '../labels/read-range.js'
-import { InputError, NOTHING_TO_DO, parseInputs, type Inputs } from '../parse-inputs.js'
-import { failureReport, toOutputs } from '../report.js'
-import { firstLineOf, resultAfterBug, type RunResult } from '../result.js'
-import { addProxySecrets, addSecret, redact, redactDeep } from '../redact.js'
-import { readRunEvent } from '../run-event.js'
-import { listenForCancel } from '../signals.js'
-import { ACTION_VERSION } from '../version.js'
+import { InputError, NOTHING_TO_DO, parseInputs, type Inputs } from '../step/parse-inputs.js'
+import { failureReport, toOutputs } from '../step/report.js'
+import { firstLineOf, resultAfterBug, type RunResult } from '../shared/result.js'
+import { addProxySecrets, addSecret, redact, redactDeep } from '../runner/redact.js'
+import { readRunEvent } from '../step/run-event.js'
+import { listenForCancel } from '../runner/signals.js'
+import { ACTION_VERSION } from '../shared/version.js'
 import type { ActionYml } from './action-yml.js'
 import { parseCliArgs } from './args.js'
 import { helpText, jsonOutputs } from './help.js'
@@ -98,7 +98,7 @@ export async function runCli(
   try {
     stopListening = listenForCancel(cancellation, log.info)
     // Loaded once the inputs are sound, as in the action.
-    const { run } = await import('../run.js')
+    const { run } = await import('../step/run.js')
     const ran = await run(inputs, {
       log,
       event,

@@ -4,8 +4,8 @@ import * as z from 'zod/mini'
 import { readText, nameText, booleanSchema, clusterSchema, oneOf } from '../inputs/fields.js'
 import { INPUT_DEFAULTS, type RawInputs } from '../inputs/names.js'
 import { Collector, type Parsed } from '../inputs/problems.js'
-import { FileRefused, readRegularFile, regularFileSize } from '../files.js'
-import { notJsonReason, withoutByteOrderMark } from '../text.js'
+import { FileRefused, readRegularFile, regularFileSize } from '../shared/files.js'
+import { notJsonReason, withoutByteOrderMark } from '../shared/text.js'
 import {
   JOB_LIMIT,
   SYNC_LIMIT,

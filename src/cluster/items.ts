@@ -1,8 +1,8 @@
 import * as z from 'zod/mini'
 import { oneLine } from '../inputs/fields.js'
 import type { InputProblem } from '../inputs/problems.js'
-import { DEPLOYMENT_STATUSES, MAX_TAGS, RUNTIME_RISKS } from '../limits.js'
-import { andMore } from '../markdown.js'
+import { DEPLOYMENT_STATUSES, MAX_TAGS, RUNTIME_RISKS } from '../shared/limits.js'
+import { andMore } from '../runner/markdown.js'
 
 /** One deployment of a cluster, in the service's field names, as sent. */
 export interface ClusterItem {

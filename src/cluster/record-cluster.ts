@@ -4,7 +4,7 @@ import { CancelledError } from '../client/cancel.js'
 import type { Clock } from '../client/clock.js'
 import { NoLongerNeeded, ServiceError } from '../client/errors.js'
 import type { Log } from '../client/log.js'
-import type { RecordEffect } from '../result.js'
+import type { RecordEffect } from '../shared/result.js'
 import type { ClusterInputs } from './inputs.js'
 import { notAlreadySaid, reportSkipped } from './rejections.js'
 import {

@@ -1,5 +1,5 @@
 import type { Log } from '../client/log.js'
-import { namedAndMore } from '../markdown.js'
+import { namedAndMore } from '../runner/markdown.js'
 import type { SkippedDeployment } from '../service/artifacts.js'
 import type { ClusterItem } from './items.js'
 

@@ -18,9 +18,9 @@ import { dirname } from 'node:path'
 import { CancelledError } from '../client/cancel.js'
 import { ServiceError } from '../client/errors.js'
 import type { Log } from '../client/log.js'
-import { messageOf, type DecommissionedDeployment, type RunResult } from '../result.js'
+import { messageOf, type DecommissionedDeployment, type RunResult } from '../shared/result.js'
 import type { SkippedDeployment } from '../service/artifacts.js'
-import { shortDigest } from '../text.js'
+import { shortDigest } from '../shared/text.js'
 import type { ClusterItem, Workload } from './items.js'
 import {
   MAX_DECOMMISSION_REJECTIONS,

@@ -3,7 +3,7 @@
  * writer and the reader, so that the reader accepts every file the writer can write.
  */
 import * as z from 'zod/mini'
-import { notJsonReason, withoutByteOrderMark } from '../text.js'
+import { notJsonReason, withoutByteOrderMark } from '../shared/text.js'
 import { oneLine } from '../inputs/fields.js'
 import { JOB_LIMIT, type Workload } from './items.js'
 

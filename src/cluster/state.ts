@@ -10,8 +10,8 @@
 import { homedir } from 'node:os'
 import { isAbsolute, resolve } from 'node:path'
 import type { Collector } from '../inputs/problems.js'
-import { namedAndMore } from '../markdown.js'
-import { messageOf } from '../result.js'
+import { namedAndMore } from '../runner/markdown.js'
+import { messageOf } from '../shared/result.js'
 import { workloadKey, type ClusterItem, type NamespaceFilter, type Workload } from './items.js'
 import {
   MAX_STATE_ENTRIES,

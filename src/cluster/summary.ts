@@ -1,6 +1,6 @@
-import { MAX_SUMMARY_ROWS, cell, moreInOutput } from '../markdown.js'
-import { shortDigest } from '../text.js'
-import type { RunResult } from '../result.js'
+import { MAX_SUMMARY_ROWS, cell, moreInOutput } from '../runner/markdown.js'
+import { shortDigest } from '../shared/text.js'
+import type { RunResult } from '../shared/result.js'
 
 /** The job summary's cluster part after a write: the job's status and what was not recorded. */
 export function clusterSection(result: RunResult): string[] {

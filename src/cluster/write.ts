@@ -1,8 +1,8 @@
 import type { ServiceClient } from '../client/client.js'
 import type { Clock } from '../client/clock.js'
 import type { Log } from '../client/log.js'
-import { failureOf, type RunResult } from '../result.js'
-import { shortDigest } from '../text.js'
+import { failureOf, type RunResult } from '../shared/result.js'
+import { shortDigest } from '../shared/text.js'
 import type { ClusterInputs } from './inputs.js'
 import { ClusterJobError, previewCluster, recordCluster } from './record-cluster.js'
 import {

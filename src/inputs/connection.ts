@@ -1,5 +1,5 @@
 import * as z from 'zod/mini'
-import { DEFAULT_API_VERSION } from '../limits.js'
+import { DEFAULT_API_VERSION } from '../shared/limits.js'
 import { readText } from './fields.js'
 import type { Collector } from './problems.js'
 

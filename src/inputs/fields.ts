@@ -1,7 +1,7 @@
 import * as z from 'zod/mini'
-import { MAX_TAGS, RUNTIME_RISKS, type RuntimeRisk } from '../limits.js'
-import { splitList } from '../text.js'
-import { hasControlCharacters } from '../untrusted.js'
+import { MAX_TAGS, RUNTIME_RISKS, type RuntimeRisk } from '../shared/limits.js'
+import { splitList } from '../shared/text.js'
+import { hasControlCharacters } from '../shared/untrusted.js'
 import { nameAndVersion } from './image.js'
 import { wordOf } from './names.js'
 

@@ -1,4 +1,4 @@
-import { DEFAULT_API_VERSION, DEPLOYMENT_STATUSES, STORAGE_STATUSES } from '../limits.js'
+import { DEFAULT_API_VERSION, DEPLOYMENT_STATUSES, STORAGE_STATUSES } from '../shared/limits.js'
 
 /** The inputs of the labels job (src/labels/ reads them). */
 export const LABEL_INPUT_NAMES = [

@@ -9,7 +9,7 @@ import {
   type LabelResultItem,
   type PreviewRequest,
   type StepFailure
-} from '../result.js'
+} from '../shared/result.js'
 import {
   addIssueLabels,
   createLabel,

@@ -1,8 +1,8 @@
 import { LABEL_INPUT_NAMES } from '../inputs/names.js'
 import type { InputProblem } from '../inputs/problems.js'
-import { MAX_LABELS_PER_ISSUE } from '../limits.js'
-import { hasControlCharacters, mixedScripts } from '../untrusted.js'
-import { codePoints, splitList, splitNames } from '../text.js'
+import { MAX_LABELS_PER_ISSUE } from '../shared/limits.js'
+import { hasControlCharacters, mixedScripts } from '../shared/untrusted.js'
+import { codePoints, splitList, splitNames } from '../shared/text.js'
 
 export { LABEL_INPUT_NAMES }
 

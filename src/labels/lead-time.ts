@@ -3,7 +3,7 @@
  * from its merge to this deployment, and the median, 90th percentile and longest of them. The
  * deployment time is the step's clock when the run started; nothing is read for it.
  */
-import type { LeadTime, ShippedPull } from '../result.js'
+import type { LeadTime, ShippedPull } from '../shared/result.js'
 
 /** A pull request the labels job found merged, with the `merged_at` the service answered. */
 export interface MergedTarget {

@@ -2,7 +2,7 @@ import type { ServiceClient } from '../client/client.js'
 import { getIssue, getPull, isMerged, labelsOf, type Pull } from '../service/pulls.js'
 import type { Discovery } from './discover.js'
 import { closingReferences, list, MAX_LINKED_ISSUES } from './references.js'
-import { namedAndMore } from '../markdown.js'
+import { namedAndMore } from '../runner/markdown.js'
 
 /**
  * The issues that the given pull requests close (`label-linked-issues`). Only merged pull

@@ -12,7 +12,7 @@ import { isSafeRef } from './inputs.js'
 import { short } from './range-pulls.js'
 import { FIX_HISTORY, type RangeReader } from './read-range.js'
 import { formOf, isFinal, parseVersion, previousRelease as byVersion } from './versions.js'
-import { namedAndMore } from '../markdown.js'
+import { namedAndMore } from '../runner/markdown.js'
 
 export interface PreviousRelease {
   /** the ref the range starts from; undefined when there is none (a warning says why) */

@@ -18,11 +18,11 @@ import {
   type CommitSummary,
   type Pull
 } from '../service/pulls.js'
-import { firstLineOf } from '../result.js'
+import { firstLineOf } from '../shared/result.js'
 import { shapeOf } from './history.js'
 import { list, pullReferenceFromSubject, type SubjectReference } from './references.js'
 import { BOT_BRANCH, joinSquashedBranches } from './squashed-branches.js'
-import { namedAndMore } from '../markdown.js'
+import { namedAndMore } from '../runner/markdown.js'
 
 /**
  * The committer of what GitHub's merge button makes (`noreply@github.com`, `noreply@` the host

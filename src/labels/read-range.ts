@@ -6,7 +6,7 @@ import type { ServiceClient } from '../client/client.js'
 import { ServiceError } from '../client/errors.js'
 import { compareCommits, type CommitSummary } from '../service/pulls.js'
 import { listTagNames } from '../service/tags.js'
-import { firstLineOf } from '../result.js'
+import { firstLineOf } from '../shared/result.js'
 import { isSafeRef } from './inputs.js'
 import { short } from './range-pulls.js'
 

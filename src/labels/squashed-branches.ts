@@ -18,7 +18,7 @@ import {
   type CommitSummary,
   type Pull
 } from '../service/pulls.js'
-import { firstLineOf } from '../result.js'
+import { firstLineOf } from '../shared/result.js'
 import { pullReferenceFromSubject, type SubjectReference } from './references.js'
 
 export interface Squashed {

@@ -1,5 +1,5 @@
-import { MAX_SUMMARY_ROWS, andMore, codeCell } from '../markdown.js'
-import type { RunResult } from '../result.js'
+import { MAX_SUMMARY_ROWS, andMore, codeCell } from '../runner/markdown.js'
+import type { RunResult } from '../shared/result.js'
 import { leadTimeLine } from './lead-time.js'
 
 /** A run with only labels to apply is titled by what it did to them, never "Deployment recorded". */

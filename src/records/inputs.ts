@@ -11,7 +11,7 @@ import {
 } from '../inputs/fields.js'
 import type { RawInputs } from '../inputs/names.js'
 import { Collector, type Parsed } from '../inputs/problems.js'
-import { DEPLOYMENT_STATUSES, STORAGE_STATUSES, type RuntimeRisk } from '../limits.js'
+import { DEPLOYMENT_STATUSES, STORAGE_STATUSES, type RuntimeRisk } from '../shared/limits.js'
 
 export interface Artifact {
   name: string

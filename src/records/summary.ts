@@ -1,6 +1,6 @@
-import { MAX_SUMMARY_ROWS, andMore, cell } from '../markdown.js'
-import { shortDigest } from '../text.js'
-import type { RunResult } from '../result.js'
+import { MAX_SUMMARY_ROWS, andMore, cell } from '../runner/markdown.js'
+import { shortDigest } from '../shared/text.js'
+import type { RunResult } from '../shared/result.js'
 
 /** The job summary's records: the table of what was written, and writes answered without one. */
 export function recordsSection(result: RunResult, org: string): string[] {

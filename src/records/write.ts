@@ -9,7 +9,7 @@ import {
   recordIds,
   type RecordEffect,
   type RunResult
-} from '../result.js'
+} from '../shared/result.js'
 import {
   createDeploymentRecord,
   createStorageRecord,

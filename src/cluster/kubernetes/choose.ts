@@ -1,4 +1,4 @@
-import { namedAndMore } from '../../markdown.js'
+import { namedAndMore } from '../../runner/markdown.js'
 import type { ClusterItem, Workload } from '../items.js'
 
 /**

@@ -1,8 +1,8 @@
 // Over 300 lines on purpose: the tracker's rules read together (which pods, which workload, which
 // container, which digest, which annotations); each rule uses the owners index the others build.
-import { MAX_TAGS, RUNTIME_RISKS, type RuntimeRisk } from '../../limits.js'
+import { MAX_TAGS, RUNTIME_RISKS, type RuntimeRisk } from '../../shared/limits.js'
 import { nameAndVersion } from '../../inputs/image.js'
-import { hasControlCharacters } from '../../untrusted.js'
+import { hasControlCharacters } from '../../shared/untrusted.js'
 import { workloadKey, type ClusterItem, type Workload } from '../items.js'
 import { Chooser, namedList } from './choose.js'
 

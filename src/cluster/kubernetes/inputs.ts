@@ -2,8 +2,8 @@ import { closeSync, fstatSync } from 'node:fs'
 import { isAbsolute, resolve } from 'node:path'
 import { booleanSchema, readText } from '../../inputs/fields.js'
 import type { Collector } from '../../inputs/problems.js'
-import { FileRefused, openRegularFile } from '../../files.js'
-import { splitList } from '../../text.js'
+import { FileRefused, openRegularFile } from '../../shared/files.js'
+import { splitList } from '../../shared/text.js'
 import {
   validateClusterItems,
   type ClusterItem,

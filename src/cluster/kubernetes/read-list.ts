@@ -3,8 +3,8 @@
 // need the other's state.
 import { isUtf8 } from 'node:buffer'
 import { closeSync } from 'node:fs'
-import { openRegularFile, readChunks } from '../../files.js'
-import { jsonErrorPosition } from '../../text.js'
+import { openRegularFile, readChunks } from '../../shared/files.js'
+import { jsonErrorPosition } from '../../shared/text.js'
 import { notJsonHint, WRITE_JSON } from './sniff.js'
 
 /**

@@ -3,7 +3,7 @@
  * says how to write the file instead of naming a byte: UTF-16 (what Windows PowerShell 5.1's `>`
  * and `Out-File` write by default), gzip, or YAML (kubectl's `-o yaml`).
  */
-import { looksLikeYaml } from '../../untrusted.js'
+import { looksLikeYaml } from '../../shared/untrusted.js'
 
 /** How to write the file kubernetes-file reads, for messages about a file that is not it. */
 export const WRITE_JSON =

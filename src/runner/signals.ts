@@ -1,4 +1,4 @@
-import type { Cancellation } from './client/cancel.js'
+import type { Cancellation } from '../client/cancel.js'
 
 /**
  * How long a request in flight may go on after the first cancel: long enough for a write to get

@@ -4,22 +4,22 @@ import {
   wantsWholeCluster,
   type ClusterInputs,
   type FileReader
-} from './cluster/inputs.js'
-import { LABEL_INPUT_NAMES, parseLabelInputs, type LabelInputs } from './labels/inputs.js'
-import { parseRecordInputs, type RecordInputs } from './records/inputs.js'
-import { readConnection, type Connection } from './inputs/connection.js'
-import { readText, booleanSchema } from './inputs/fields.js'
-import { INPUT_DEFAULTS, withoutDefaults, type RawInputs } from './inputs/names.js'
-import { Collector, InputError, type InputProblem } from './inputs/problems.js'
+} from '../cluster/inputs.js'
+import { LABEL_INPUT_NAMES, parseLabelInputs, type LabelInputs } from '../labels/inputs.js'
+import { parseRecordInputs, type RecordInputs } from '../records/inputs.js'
+import { readConnection, type Connection } from '../inputs/connection.js'
+import { readText, booleanSchema } from '../inputs/fields.js'
+import { INPUT_DEFAULTS, withoutDefaults, type RawInputs } from '../inputs/names.js'
+import { Collector, InputError, type InputProblem } from '../inputs/problems.js'
 
-export { INPUT_DEFAULTS, INPUT_NAMES, readRawInputs, withoutDefaults } from './inputs/names.js'
-export type { InputName, RawInputs } from './inputs/names.js'
-export { InputError, type InputProblem } from './inputs/problems.js'
-export type { Connection } from './inputs/connection.js'
-export type { Artifact, DeploymentRecordInput, StorageRecordInput } from './records/inputs.js'
-export type { ClusterInputs } from './cluster/inputs.js'
-export { defaultDeploymentName } from './records/inputs.js'
-export type { FileReader } from './cluster/inputs.js'
+export { INPUT_DEFAULTS, INPUT_NAMES, readRawInputs, withoutDefaults } from '../inputs/names.js'
+export type { InputName, RawInputs } from '../inputs/names.js'
+export { InputError, type InputProblem } from '../inputs/problems.js'
+export type { Connection } from '../inputs/connection.js'
+export type { Artifact, DeploymentRecordInput, StorageRecordInput } from '../records/inputs.js'
+export type { ClusterInputs } from '../cluster/inputs.js'
+export { defaultDeploymentName } from '../records/inputs.js'
+export type { FileReader } from '../cluster/inputs.js'
 
 export const MAX_RETRIES_LIMIT = 10
 export const DEFAULT_MAX_RETRIES = Number(INPUT_DEFAULTS['max-retries'])

@@ -3,8 +3,8 @@
  * log-writer.ts). Each line is neutralised (untrusted.ts): no caller can print text the runner
  * would run as a workflow command when the command line runs in a workflow's `run:` step.
  */
-import type { Log } from './client/log.js'
-import { logLine, logLines } from './untrusted.js'
+import type { Log } from '../client/log.js'
+import { logLine, logLines } from '../shared/untrusted.js'
 
 /** The command line's stdout: what it is given, each line neutralised (JSON stays the same JSON). */
 export function writeStdout(text: string): void {

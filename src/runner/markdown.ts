@@ -2,7 +2,7 @@
  * The job summary's building blocks, shared by each job's section (records/, cluster/, labels/),
  * and the one wording of what a list, a table or a message leaves out: "... and 4 more".
  */
-import { showControls } from './untrusted.js'
+import { showControls } from '../shared/untrusted.js'
 
 /** `... and 4 more` (`... and 4 more problems` with `what`): how every cut list says what is left out. */
 export function andMore(count: number, what?: string): string {

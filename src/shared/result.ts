@@ -2,8 +2,8 @@
  * What one run did, in the terms every job reports in: the leaf that records, cluster and
  * labels write into and that report.ts reads. It imports nothing above the service layer.
  */
-import { ServiceError } from './client/errors.js'
-import type { DeploymentRecord, SkippedDeployment, StorageRecord } from './service/artifacts.js'
+import { ServiceError } from '../client/errors.js'
+import type { DeploymentRecord, SkippedDeployment, StorageRecord } from '../service/artifacts.js'
 
 /** What a record write does under the upsert rule; `unknown` when it was not read. */
 export type RecordEffect = 'create' | 'update' | 'unknown'

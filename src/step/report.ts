@@ -1,10 +1,10 @@
 import { fitSummary, type FittedOutputs } from './output-budget.js'
 import { describeCuts } from './outputs.js'
-import type { RunResult } from './result.js'
-import { clusterSection, decommissionedSection } from './cluster/summary.js'
-import { labelsSection, labelsTitle } from './labels/summary.js'
-import { cell, codeCell, firstRows } from './markdown.js'
-import { recordsSection } from './records/summary.js'
+import type { RunResult } from '../shared/result.js'
+import { clusterSection, decommissionedSection } from '../cluster/summary.js'
+import { labelsSection, labelsTitle } from '../labels/summary.js'
+import { cell, codeCell, firstRows } from '../runner/markdown.js'
+import { recordsSection } from '../records/summary.js'
 
 export { describeCuts, fittedOutputs, toOutputs } from './outputs.js'
 

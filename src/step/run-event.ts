@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
-import type { DiscoveryContext } from './labels/discover.js'
-import type { LabelInputs } from './labels/inputs.js'
+import type { DiscoveryContext } from '../labels/discover.js'
+import type { LabelInputs } from '../labels/inputs.js'
 
 /** What the workflow run says about its event. */
 export type RunEvent = Pick<DiscoveryContext, 'eventName' | 'payload' | 'sha' | 'ref' | 'workspace'>

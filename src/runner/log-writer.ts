@@ -7,9 +7,9 @@
  * stdio-writer.ts. Each is redacted first (redact.ts): no secret, in any form, reaches the log.
  */
 import * as core from '@actions/core'
-import type { Log } from './client/log.js'
+import type { Log } from '../client/log.js'
 import { redact } from './redact.js'
-import { logLine, logLines } from './untrusted.js'
+import { logLine, logLines } from '../shared/untrusted.js'
 
 /** The action's log: info lines on stdout as they are, debug and warning as `::debug::` / `::warning::`. */
 export const actionLog: Log = {

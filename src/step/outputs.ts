@@ -12,8 +12,13 @@ import {
   type FittedOutputs,
   type OutputSpec
 } from './output-budget.js'
-import { NO_LEAD_TIME } from './labels/lead-time.js'
-import { recordIds, type PreviewRequest, type RunResult, type StepFailure } from './result.js'
+import { NO_LEAD_TIME } from '../labels/lead-time.js'
+import {
+  recordIds,
+  type PreviewRequest,
+  type RunResult,
+  type StepFailure
+} from '../shared/result.js'
 
 /**
  * The action's outputs, each with what it holds when there is nothing: `[]` for a JSON array,
