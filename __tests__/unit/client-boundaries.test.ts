@@ -140,6 +140,16 @@ describe('what a failure counts', () => {
   })
 })
 
+describe('rate limits that name no time', () => {
+  test('only they double the next untimed wait: a 5xx before one does not', async () => {
+    const { client, on, clock } = setup({ maxRetries: 3 })
+    on('GET', '/r', { status: 502 }, { status: 429 }, { status: 200, body: {} })
+    await client.request('GET', '/r')
+    // The backoff after the 502 (random 0: half of 1 s), then 60 s for the first untimed limit.
+    expect(clock.sleeps).toEqual([500, 60_000])
+  })
+})
+
 describe('the step deadline', () => {
   test('a wait that ends exactly at the deadline is waited; one that ends later fails', async () => {
     const at = setup({ maxRetries: 10 })
