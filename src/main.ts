@@ -18,7 +18,7 @@ import {
 import type { RunOptions } from './step/run.js'
 import { listenForCancel } from './runner/signals.js'
 import { actionLog, debugLines, failStep } from './runner/log-writer.js'
-import { addProxySecrets, addSecret, redact, redactDeep } from './runner/redact.js'
+import { addProxySecrets, addSecret, redact, redactDeep, redactJson } from './runner/redact.js'
 
 /**
  * The action as the runner starts it: inputs from INPUT_* variables, outputs to GITHUB_OUTPUT.
@@ -127,7 +127,7 @@ export { IN_FLIGHT_GRACE_MS } from './runner/signals.js'
 /** Later steps read the outputs: a file the runner gave that cannot take them fails the step. */
 function writeOutputs(outputs: Record<string, string>): string | undefined {
   try {
-    for (const [name, value] of Object.entries(outputs)) core.setOutput(name, redact(value))
+    for (const [name, value] of Object.entries(outputs)) core.setOutput(name, redactJson(value))
     return undefined
   } catch (error) {
     return outputsUnwritten(error)
@@ -159,7 +159,7 @@ function writeLineOutputs(result: RunResult): string | undefined {
     appendFileSync(
       file,
       Object.entries(fitted.outputs)
-        .map(([name, value]) => `${name}=${redact(value)}${EOL}`)
+        .map(([name, value]) => `${name}=${redactJson(value)}${EOL}`)
         .join(''),
       'utf8'
     )

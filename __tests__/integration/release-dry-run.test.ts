@@ -251,7 +251,7 @@ beforeAll(async () => {
   git(work, ['remote', 'add', 'origin', url])
   await cp(join(root, 'scripts/release'), join(work, 'scripts/release'), { recursive: true })
   await cp(join(root, 'scripts/is-main.mjs'), join(work, 'scripts/is-main.mjs'))
-  await mkdir(join(work, 'src'))
+  await mkdir(join(work, 'src/shared'), { recursive: true })
   await release('1.0.0', { '.github/workflows/ci.yml': 'uses: actions/checkout@v4\n' })
   await maintainerPush('HEAD:refs/heads/main', 'v1.0.0')
 }, 60_000)

@@ -7,7 +7,7 @@ import { FIX_HISTORY, FIX_SHALLOW } from '../labels/read-range.js'
 import { InputError, NOTHING_TO_DO, parseInputs, type Inputs } from '../step/parse-inputs.js'
 import { failureReport, toOutputs } from '../step/report.js'
 import { firstLineOf, resultAfterBug, type RunResult } from '../shared/result.js'
-import { addProxySecrets, addSecret, redact, redactDeep } from '../runner/redact.js'
+import { addProxySecrets, addSecret, redact, redactDeep, redactJson } from '../runner/redact.js'
 import { readRunEvent } from '../step/run-event.js'
 import { listenForCancel } from '../runner/signals.js'
 import { ACTION_VERSION } from '../shared/version.js'
@@ -41,7 +41,9 @@ export async function runCli(
 ): Promise<number> {
   // Every stream redacted (redact.ts): the token and proxy passwords, in any form, never printed.
   const io: CliIo = {
-    stdout: text => given.stdout(redact(text)),
+    // stdout is the outputs' JSON: its strings redacted, so it stays JSON (redactJson)
+    stdout: text =>
+      given.stdout(text.endsWith('\n') ? `${redactJson(text.slice(0, -1))}\n` : redactJson(text)),
     stderr: text => given.stderr(redact(text))
   }
   const args = parseCliArgs(argv, action.inputs)

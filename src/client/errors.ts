@@ -100,11 +100,22 @@ const QUOTED_VALIDATION_ERRORS = 20
 /** `text` up to QUOTED_CHARACTERS, saying how much was left out. */
 function quoted(text: string): string {
   if (text.length <= QUOTED_CHARACTERS) return text
-  // not half a surrogate pair
-  const end = /[\uD800-\uDBFF]/.test(text[QUOTED_CHARACTERS - 1] ?? '')
-    ? QUOTED_CHARACTERS - 1
-    : QUOTED_CHARACTERS
+  const end = cutBefore(text, QUOTED_CHARACTERS)
   return `${text.slice(0, end)}… (${text.length - end} more characters)`
+}
+
+/**
+ * Where to cut `text` to at most `max` characters: never inside a word (letters, digits and what
+ * a token or its encodings hold: `_-+/=%.`), so that no part of a secret is quoted that the
+ * redaction, which looks for whole secrets, would not know; never inside a surrogate pair.
+ */
+export function cutBefore(text: string, max: number): number {
+  if (text.length <= max) return text.length
+  let end = max
+  while (end > 0 && /[\w+/=%.-]/.test(text[end - 1] ?? '') && /[\w+/=%.-]/.test(text[end] ?? ''))
+    end--
+  if (/[\uD800-\uDBFF]/.test(text[end - 1] ?? '')) end--
+  return end
 }
 
 function formatServiceError(d: ServiceErrorDetails): string {

@@ -3,7 +3,7 @@
 // shared hint wording would be spread over files.
 // The ServiceErrors a request ends in, built without state from what the request loop in
 // client.ts knows: the answer (or the error), where the request went, and the run's settings.
-import { permissionHint, ServiceError } from './errors.js'
+import { cutBefore, permissionHint, ServiceError } from './errors.js'
 import type { FailureClass } from './retry-policy.js'
 import {
   errorBody,
@@ -147,7 +147,7 @@ export function unexpectedBody(
 function nonJson(answer: Answer): string {
   const type = answer.headers['content-type']?.split(';')[0]?.trim() || 'no content-type'
   const text = answer.text.trim()
-  const start = text.slice(0, 60).replace(/\s+/g, ' ')
+  const start = text.slice(0, cutBefore(text, 60)).replace(/\s+/g, ' ')
   return `unexpected response body (${type}, not JSON): ${JSON.stringify(start)}${text.length > 60 ? '…' : ''}`
 }
 
@@ -273,7 +273,7 @@ export function unfollowable(
       problem ??
       (location === undefined || location.trim() === ''
         ? `redirect ${status} without a location to follow`
-        : `redirect ${status} to a location that is not an http(s) URL: ${JSON.stringify(redactQuery(location).slice(0, 200))}`),
+        : `redirect ${status} to a location that is not an http(s) URL: ${JSON.stringify(cut200(redactQuery(location)))}`),
     requestId: headers['x-github-request-id'],
     hint:
       problem === undefined
@@ -325,4 +325,9 @@ export function downgraded(
       `${how} (a proxy, a load balancer, the server's own URL setting) needs fixing. Nothing more was sent.`,
     fatal: true
   })
+}
+
+/** At most 200 characters, cut between words (see cutBefore). */
+function cut200(text: string): string {
+  return text.slice(0, cutBefore(text, 200))
 }

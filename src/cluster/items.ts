@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+import { fieldName } from '../shared/text.js'
 import { oneLine } from '../inputs/fields.js'
 import type { InputProblem } from '../inputs/problems.js'
 import { DEPLOYMENT_STATUSES, MAX_TAGS, RUNTIME_RISKS } from '../shared/limits.js'
@@ -128,10 +129,10 @@ export function validateClusterItems(
     const result = itemSchema.safeParse(raw)
     if (!result.success) {
       for (const issue of result.error.issues) {
-        const field = issue.path.length > 0 ? `.${issue.path.join('.')}` : ''
+        const field = issue.path.length > 0 ? `.${issue.path.map(fieldName).join('.')}` : ''
         const message =
           issue.code === 'unrecognized_keys'
-            ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map(k => `\`${k}\``).join(', ')}`
+            ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map(k => `\`${fieldName(k)}\``).join(', ')}`
             : issue.code === 'invalid_type' && valueAt(raw, issue.path) === undefined
               ? 'is required'
               : issue.message

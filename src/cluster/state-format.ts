@@ -3,7 +3,7 @@
  * writer and the reader, so that the reader accepts every file the writer can write.
  */
 import * as z from 'zod/mini'
-import { notJsonReason, withoutByteOrderMark } from '../shared/text.js'
+import { fieldName, notJsonReason, withoutByteOrderMark } from '../shared/text.js'
 import { oneLine } from '../inputs/fields.js'
 import { JOB_LIMIT, type Workload } from './items.js'
 
@@ -151,7 +151,7 @@ export function parseState(textContent: string): { state?: ClusterState; problem
   if (typeof version !== 'number' || !READ_VERSIONS.includes(version))
     return {
       problems: [
-        `format version ${JSON.stringify(version)}, and this version of the action reads versions ${READ_VERSIONS.slice(0, -1).join(', ')} and ${READ_VERSIONS.at(-1)}`
+        `format version ${typeof version === 'number' ? version : `of type ${version === null ? 'null' : typeof version}`}, and this version of the action reads versions ${READ_VERSIONS.slice(0, -1).join(', ')} and ${READ_VERSIONS.at(-1)}`
       ]
     }
   const result = stateSchema(version as 1 | 2 | 3).safeParse(value)
@@ -159,12 +159,12 @@ export function parseState(textContent: string): { state?: ClusterState; problem
     const problems = result.error.issues.map(issue => {
       const where = issue.path
         .map((key, i) =>
-          typeof key === 'number' ? `[${key}]` : `${i > 0 ? '.' : ''}${String(key)}`
+          typeof key === 'number' ? `[${key}]` : `${i > 0 ? '.' : ''}${fieldName(key)}`
         )
         .join('')
       const message =
         issue.code === 'unrecognized_keys'
-          ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map(k => `\`${k}\``).join(', ')}`
+          ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map(k => `\`${fieldName(k)}\``).join(', ')}`
           : issue.code === 'invalid_type' && issue.input === undefined
             ? 'is required'
             : issue.message

@@ -51,7 +51,8 @@ export function addProxySecrets(env: Record<string, string | undefined>): string
   for (const name of ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY']) {
     const value = env[name]?.trim()
     if (!value) continue
-    const match = /^(?:[a-z][a-z0-9+.-]*:\/\/)?([^@/\s]*)@/i.exec(value)
+    // Up to the last `@`, as the URL parser and undici read it (a password may hold one).
+    const match = /^(?:[a-z][a-z0-9+.-]*:\/\/)?([^/\s]*)@/i.exec(value)
     const userinfo = match?.[1]
     if (!userinfo) continue
     const colon = userinfo.indexOf(':')
@@ -83,10 +84,13 @@ const GITHUB_TOKEN = /\b(?:gh[pousr]|github_pat)(?:_|\\_|%5F)[A-Za-z0-9_\\]{16,}
  * `\:` and `\@` count as the characters they stand for. The step's own placeholder in its hints,
  * `http://USER:PASSWORD@host:port`, is left as it is.
  */
-const USERINFO = /\b([a-z][a-z0-9+.-]*\\?:\/\/)(?!USER:PASSWORD@)[^\s"'`<>]*(\\?@)/gi
+// Each part bounded (a scheme of at most 32 characters, user-info of at most 512), so that text
+// built to make a regular expression backtrack (`a.a.a...`, `a://a://...`) costs time in
+// proportion to its length, not to its square.
+const USERINFO = /\b([a-z][a-z0-9+.-]{0,31}\\?:\/\/)(?!USER:PASSWORD@)[^\s"'`<>]{0,512}(\\?@)/gi
 /** `?access_token=...`, `&token=...`, `client_secret=`, `password=`, `sig=`, `key=` in a query. */
 const QUERY_SECRET =
-  /([?&;][a-z0-9_.-]*(?:token|secret|password|passwd|pwd|sig|signature|key)=)[^&#\s"'`<>]+/gi
+  /([?&;][a-z0-9_.-]{0,64}(?:token|secret|password|passwd|pwd|sig|signature|key)=)[^&#\s"'`<>]+/gi
 
 /** `text` with every secret, in every form, as `***`. */
 export function redact(text: string): string {
@@ -98,6 +102,23 @@ export function redact(text: string): string {
     .replace(AUTHORIZATION, `$1$2${MASK}`)
     .replace(GITHUB_TOKEN, MASK)
     .replace(QUERY_SECRET, `$1${MASK}`)
+}
+
+/**
+ * An output or a JSON document: when it is JSON, its strings are redacted and it stays JSON (a
+ * short proxy password such as `null` must not turn `"median_seconds":null` into `***`); else
+ * as `redact`.
+ */
+export function redactJson(value: string): string {
+  const text = redact(value)
+  if (text === value) return value
+  try {
+    const parsed: unknown = JSON.parse(value)
+    if (typeof parsed === 'object' && parsed !== null) return JSON.stringify(redactDeep(parsed))
+  } catch {
+    // not JSON: as text
+  }
+  return text
 }
 
 /** Every string in `value` (arrays and plain objects, deep) redacted; the rest as it is. */

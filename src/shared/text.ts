@@ -80,3 +80,13 @@ function contentKind(text: string): string {
 export function shortDigest(digest: string | undefined): string {
   return digest ? `${digest.slice(0, 19)}…` : ''
 }
+
+/**
+ * A field name a file gave, as a message may show it: a short name of letters, digits, `_`, `-`
+ * and `.` as it is; any other is content the step does not quote (docs/untrusted-input.md), only
+ * described by its length.
+ */
+export function fieldName(key: PropertyKey): string {
+  const name = String(key)
+  return /^[A-Za-z0-9_.-]{1,64}$/.test(name) ? name : `(a name of ${codePoints(name)} characters)`
+}
