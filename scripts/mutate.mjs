@@ -43,7 +43,8 @@ export const CORE_FILES = [
   'src/client/client.ts',
   'src/cluster/state.ts',
   'src/cluster/settle-state.ts',
-  'src/step/output-budget.ts'
+  'src/step/output-budget.ts',
+  'src/labels/range-pulls.ts'
 ]
 
 /**

@@ -290,7 +290,7 @@ export async function pullsOfRange(
       : `one run looks up at most ${MAX_COMMIT_LOOKUPS} commits (main-line commits first, ` +
         'then commits of merged branches that no pull request found accounts for)'
     result.warnings.push(
-      `${what}: ${left.length} commit${left.length === 1 ? '' : 's'} that name no pull request ` +
+      `${what}: ${left.length} commit${left.length === 1 ? ' that names' : 's that name'} no pull request ` +
         `${left.length === 1 ? 'was' : 'were'} not looked up (${onMain} on the main line, ` +
         `${left.length - onMain} on merged branches: ${shas(left)}), because ${why}. The pull ` +
         'requests that brought them, if any, are not labeled: list them in `pull-requests` ' +

@@ -1,0 +1,127 @@
+/**
+ * The boundaries of labels/range-pulls.ts, read in process on the compare path against the
+ * emulator: the commit lookups at their limit and one over, the squash question's gate (one
+ * commit: no question; two: one question; two pull requests from one branch: still one), and the
+ * line between a subject that quotes a pull request and one a branch took along.
+ */
+import { join } from 'node:path'
+import { client, dir, emulator, useHistoryWorld } from '../../__fixtures__/history.js'
+import { seedCommits, writeRepository, type HistoryCommit } from '../../__fixtures__/history.js'
+import type { SeedPull } from '../../emulator/index.js'
+import { discoverPullRequests, MAX_COMMIT_LOOKUPS } from '../../src/labels/discover.js'
+
+useHistoryWorld('range-pulls-boundaries')
+
+const BUTTON = 'noreply@github.com'
+let runs = 0
+
+/** Seeds `commits` (the first is the base, tagged v0) and discovers the range v0..head by compare. */
+async function discover(commits: HistoryCommit[], pulls: SeedPull[]) {
+  const shas = writeRepository(join(dir, `r${runs++}`), commits, commits.at(-1)?.id as string)
+  emulator.reset()
+  emulator.seed({
+    pulls: { 'acme/web': pulls },
+    commits: { 'acme/web': seedCommits(commits, shas) },
+    refs: { 'acme/web': { v0: shas[commits[0]?.id as string] as string } }
+  })
+  const found = await discoverPullRequests(client, {
+    eventName: 'release',
+    payload: {},
+    sha: shas[commits.at(-1)?.id as string] as string,
+    ref: 'refs/tags/v1',
+    owner: 'acme',
+    repo: 'web',
+    since: 'v0'
+  })
+  const gets = emulator.requests.filter(r => r.method === 'GET').map(r => r.path)
+  return { found, gets }
+}
+
+/** `count` main-line commits that name no pull request, after the base. */
+const plain = (count: number): HistoryCommit[] => [
+  { id: 'base', message: 'Start', parents: [] },
+  ...Array.from({ length: count }, (_, i) => ({
+    id: `c${i}`,
+    message: `Change ${i}`,
+    parents: [i === 0 ? 'base' : `c${i - 1}`]
+  }))
+]
+const lookups = (gets: string[]) => gets.filter(p => /\/commits\/[0-9a-f]+\/pulls$/.test(p)).length
+
+test.each([
+  [MAX_COMMIT_LOOKUPS, 0],
+  [MAX_COMMIT_LOOKUPS + 1, 1]
+])(
+  '%i commits that name no pull request: at most the limit looked up, %i left and said',
+  async (count, left) => {
+    const { found, gets } = await discover(plain(count), [])
+    expect(lookups(gets)).toBe(MAX_COMMIT_LOOKUPS)
+    const warning = found.warnings.find(w => w.includes('not looked up'))
+    if (left === 0) expect(warning).toBeUndefined()
+    else expect(warning).toContain(`${left} commit that names no pull request was not looked up`)
+  },
+  60_000
+) // room for a loaded machine, not a timed assertion
+
+describe('the squash question: asked only of a pull request of more than one commit, once per branch', () => {
+  const squash = (n: number, parent: string): HistoryCommit => ({
+    id: `s${n}`,
+    message: `Change ${n} (#${n})`,
+    parents: [parent],
+    committer: BUTTON
+  })
+  const start: HistoryCommit = { id: 'base', message: 'Start', parents: [] }
+  const work: HistoryCommit = { id: 'w', message: 'Work', parents: ['base'] }
+  const questions = (gets: string[]) => gets.filter(p => p === '/repos/acme/web/pulls').length
+
+  test('one commit: no question', async () => {
+    const { found, gets } = await discover(
+      [start, work, squash(5, 'base')],
+      [{ number: 5, head_ref: 'feature', commits: [] }]
+    )
+    expect(found.numbers).toEqual([5])
+    expect(questions(gets)).toBe(0)
+  })
+
+  test('two commits: one question; two pull requests from one branch: still one', async () => {
+    const commits = [start, work, squash(5, 'base'), squash(6, 's5')]
+    const { found, gets } = await discover(commits, [
+      { number: 5, head_ref: 'feature', commits: ['unknown-1', 'unknown-2'] },
+      { number: 6, head_ref: 'feature', commits: ['unknown-1', 'unknown-2'] }
+    ])
+    expect(found.numbers).toEqual([5, 6])
+    expect(questions(gets)).toBe(1)
+  })
+})
+
+describe('a (#N) on a merged branch: a quote, or a commit taken along', () => {
+  const history = (into: string): { commits: HistoryCommit[]; pulls: SeedPull[] } => ({
+    commits: [
+      { id: 'base', message: 'Start', parents: [] },
+      { id: 'b1', message: 'Follow up on the old change (#1)', parents: ['base'] },
+      {
+        id: 'merge',
+        message: 'Merge pull request #7 from acme/feature\n\nFeature',
+        parents: ['base', 'b1'],
+        committer: BUTTON
+      }
+    ],
+    pulls: [
+      { number: 1, base_ref: into, head_ref: 'old' },
+      { number: 7, head_ref: 'feature' }
+    ]
+  })
+
+  test('N went into the branch the merge went into (main): a quote, left out with a note', async () => {
+    const { commits, pulls } = history('main')
+    const { found } = await discover(commits, pulls)
+    expect(found.numbers).toEqual([7])
+    expect(found.notes.join('\n')).toContain('left out #1: a commit subject on the branch of #7')
+  })
+
+  test('N went into a third branch (dev): taken along, counted', async () => {
+    const { commits, pulls } = history('dev')
+    const { found } = await discover(commits, pulls)
+    expect(found.numbers).toEqual([1, 7])
+  })
+})
