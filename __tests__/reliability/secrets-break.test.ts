@@ -7,11 +7,10 @@
  * the JSON outputs JSON; a state-file entry naming no repository is kept when every deployment
  * this run records names one.
  */
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { parse } from 'yaml'
-import type { ActionYml } from '../../src/cli/action-yml.js'
+import { actionYml } from '../../__fixtures__/action-yml.js'
 import { runCli } from '../../src/cli/run-cli.js'
+import type { FaultRule } from '../../emulator/faults.js'
 import { startEmulator, type Emulator } from '../../emulator/index.js'
 import { addProxySecrets, clearSecrets, redact } from '../../src/runner/redact.js'
 import { projectRoot, runAction } from '../../scripts/run-action.js'
@@ -19,23 +18,6 @@ import { projectRoot, runAction } from '../../scripts/run-action.js'
 const DIGEST = 'sha256:' + '0123456789abcdef'.repeat(4)
 const RECORDS = '/orgs/acme/artifacts/metadata'
 const DEPLOYMENT = `${RECORDS}/deployment-record`
-
-function actionYml(): ActionYml {
-  const yml = parse(readFileSync(join(projectRoot(), 'action.yml'), 'utf8')) as {
-    description: string
-    inputs: Record<string, { description: string; default?: unknown }>
-    outputs: Record<string, { description: string }>
-  }
-  return {
-    description: yml.description,
-    inputs: Object.entries(yml.inputs).map(([name, i]) => ({
-      name,
-      description: i.description,
-      ...(i.default === undefined ? {} : { default: String(i.default) })
-    })),
-    outputs: Object.entries(yml.outputs).map(([name, o]) => ({ name, description: o.description }))
-  }
-}
 
 /** A classic (pre-2021) personal access token: 40 hex digits, no `ghp_` prefix. */
 const HEX_TOKEN = () =>
@@ -87,6 +69,15 @@ async function cli(token: string, extra: string[] = []) {
   return { code, ...out }
 }
 
+/** The command line against an emulator that knows `token` and answers the deployment write with `fault`. */
+async function echoed(token: string, fault: FaultRule['fault'], code = 1) {
+  emulator = await startEmulator({ tokens: { [token]: { permissions: 'all' } } })
+  emulator.addFault({ method: 'POST', path: DEPLOYMENT, fault })
+  const run = await cli(token)
+  expect(run.code).toBe(code)
+  return run
+}
+
 describe('a service message is cut between words, never inside the token', () => {
   // errors.ts quoted() slices serviceMessage to 1,000 characters inside the ServiceError's
   // message; redaction runs later on the whole result, and a token cut in two matches no form.
@@ -119,14 +110,11 @@ describe('a service message is cut between words, never inside the token', () =>
 
   test('the command line: stderr and stdout JSON, the same', async () => {
     const token = HEX_TOKEN()
-    emulator = await startEmulator({ tokens: { [token]: { permissions: 'all' } } })
-    emulator.addFault({
-      method: 'POST',
-      path: DEPLOYMENT,
-      fault: { kind: 'status', status: 422, body: { message: 'x'.repeat(961) + token } }
+    const run = await echoed(token, {
+      kind: 'status',
+      status: 422,
+      body: { message: 'x'.repeat(961) + token }
     })
-    const run = await cli(token)
-    expect(run.code).toBe(1)
     expect({
       stdout: longestPrefix(run.stdout, token),
       stderr: longestPrefix(run.stderr, token)
@@ -135,33 +123,24 @@ describe('a service message is cut between words, never inside the token', () =>
 
   test('a validation error message is cut the same way', async () => {
     const token = HEX_TOKEN()
-    emulator = await startEmulator({ tokens: { [token]: { permissions: 'all' } } })
-    emulator.addFault({
-      method: 'POST',
-      path: DEPLOYMENT,
-      fault: {
-        kind: 'status',
-        status: 422,
-        body: {
-          message: 'Validation Failed',
-          errors: [{ resource: 'r', field: 'f', code: 'c', message: 'y'.repeat(953) + token }]
-        }
+    const run = await echoed(token, {
+      kind: 'status',
+      status: 422,
+      body: {
+        message: 'Validation Failed',
+        errors: [{ resource: 'r', field: 'f', code: 'c', message: 'y'.repeat(953) + token }]
       }
     })
-    const run = await cli(token)
-    expect(run.code).toBe(1)
     expect(longestPrefix(run.stdout + run.stderr, token)).toBe(0)
   })
 
   test('a ghs_ token echoed at the limit: none of it', async () => {
     const token = GHS_TOKEN()
-    emulator = await startEmulator({ tokens: { [token]: { permissions: 'all' } } })
-    emulator.addFault({
-      method: 'POST',
-      path: DEPLOYMENT,
-      fault: { kind: 'status', status: 422, body: { message: 'x'.repeat(1000 - 19) + token } }
+    const run = await echoed(token, {
+      kind: 'status',
+      status: 422,
+      body: { message: 'x'.repeat(1000 - 19) + token }
     })
-    const run = await cli(token)
     expect(longestPrefix(run.stdout + run.stderr, token)).toBe(0)
   })
 })
@@ -169,37 +148,23 @@ describe('a service message is cut between words, never inside the token', () =>
 describe('a non-JSON answer is quoted as its first 60 characters, cut between words', () => {
   test('a 2xx text/plain answer: a 40-hex token at character 21 leaves none', async () => {
     const token = HEX_TOKEN()
-    emulator = await startEmulator({ tokens: { [token]: { permissions: 'all' } } })
-    emulator.addFault({
-      method: 'POST',
-      path: DEPLOYMENT,
-      fault: {
-        kind: 'status',
-        status: 200,
-        headers: { 'content-type': 'text/plain' },
-        body: 'proxy saw credential ' + token + ' for this request'
-      }
+    const run = await echoed(token, {
+      kind: 'status',
+      status: 200,
+      headers: { 'content-type': 'text/plain' },
+      body: 'proxy saw credential ' + token + ' for this request'
     })
-    const run = await cli(token)
-    expect(run.code).toBe(1)
     expect(longestPrefix(run.stdout + run.stderr, token)).toBe(0)
   })
 
   test('a 5xx HTML error page from a proxy, the same', async () => {
     const token = HEX_TOKEN()
-    emulator = await startEmulator({ tokens: { [token]: { permissions: 'all' } } })
-    emulator.addFault({
-      method: 'POST',
-      path: DEPLOYMENT,
-      fault: {
-        kind: 'status',
-        status: 502,
-        headers: { 'content-type': 'text/html' },
-        body: '<html><body><pre>cred=' + token + '</pre></body></html>'
-      }
+    const run = await echoed(token, {
+      kind: 'status',
+      status: 502,
+      headers: { 'content-type': 'text/html' },
+      body: '<html><body><pre>cred=' + token + '</pre></body></html>'
     })
-    const run = await cli(token)
-    expect(run.code).toBe(1)
     expect(longestPrefix(run.stdout + run.stderr, token)).toBe(0)
   })
 })
@@ -207,18 +172,11 @@ describe('a non-JSON answer is quoted as its first 60 characters, cut between wo
 describe('a redirect location is quoted as its first 200 characters, cut between words', () => {
   test('a 307 to a non-http location holding the token at character 161 leaves none', async () => {
     const token = HEX_TOKEN()
-    emulator = await startEmulator({ tokens: { [token]: { permissions: 'all' } } })
-    emulator.addFault({
-      method: 'POST',
-      path: DEPLOYMENT,
-      fault: {
-        kind: 'redirect',
-        status: 307,
-        location: 'ftp://files.invalid/' + 'p'.repeat(141) + token
-      }
+    const run = await echoed(token, {
+      kind: 'redirect',
+      status: 307,
+      location: 'ftp://files.invalid/' + 'p'.repeat(141) + token
     })
-    const run = await cli(token)
-    expect(run.code).toBe(1)
     expect(longestPrefix(run.stdout + run.stderr, token)).toBe(0)
   })
 })
@@ -283,11 +241,9 @@ describe('crafted text costs time in proportion to its length, and file content 
 describe('a long service answer', () => {
   test('a 200 to the deployment record write whose record holds 150 kB of `a.a.` is read', async () => {
     const token = GHS_TOKEN()
-    emulator = await startEmulator({ tokens: { [token]: { permissions: 'all' } } })
-    emulator.addFault({
-      method: 'POST',
-      path: DEPLOYMENT,
-      fault: {
+    const run = await echoed(
+      token,
+      {
         kind: 'status',
         status: 200,
         body: {
@@ -303,10 +259,10 @@ describe('a long service answer', () => {
             }
           ]
         }
-      }
-    })
-    const run = await cli(token)
-    expect(run.code).toBe(0)
+      },
+      0
+    )
+    expect(run.stdout).toContain('"deployment-record-ids":"1"')
   }, 120_000)
 })
 

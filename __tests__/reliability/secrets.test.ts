@@ -6,13 +6,11 @@
  * header in its error messages, the way a misbehaving proxy or server does.
  */
 import { execFile } from 'node:child_process'
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import fc from 'fast-check'
-import { parse } from 'yaml'
 import type { FaultRule } from '../../emulator/faults.js'
-import type { ActionYml } from '../../src/cli/action-yml.js'
+import { actionYml } from '../../__fixtures__/action-yml.js'
 import { runCli } from '../../src/cli/run-cli.js'
 import { startEmulator, type Emulator } from '../../emulator/index.js'
 import { cell, codeCell } from '../../src/runner/markdown.js'
@@ -207,24 +205,6 @@ function echoFault(status = 422) {
       message: `Validation Failed for {"authorization":"Bearer ${secret}"} (Authorization: Bearer ${secret}; token=${encodeURIComponent(secret)}; seen: ${all})`,
       errors: [{ message: `rejected ${all}`, code: 'invalid' }]
     }
-  }
-}
-
-/** action.yml as the bundle gives it to the command line (scripts/bundle.mjs). */
-function actionYml(): ActionYml {
-  const yml = parse(readFileSync(join(projectRoot(), 'action.yml'), 'utf8')) as {
-    description: string
-    inputs: Record<string, { description: string; default?: unknown }>
-    outputs: Record<string, { description: string }>
-  }
-  return {
-    description: yml.description,
-    inputs: Object.entries(yml.inputs).map(([name, i]) => ({
-      name,
-      description: i.description,
-      ...(i.default === undefined ? {} : { default: String(i.default) })
-    })),
-    outputs: Object.entries(yml.outputs).map(([name, o]) => ({ name, description: o.description }))
   }
 }
 
