@@ -88,3 +88,15 @@ test("the command line's stdout JSON is never cut to GitHub's 1 MB output budget
   expect(String(json['deployment-record-ids']).split(',').length).toBe(3000)
   expect(json['truncated']).toEqual({})
 })
+
+test('credentials in `--registry-url` are bad input on the command line: exit 2 naming the flag, the password never printed', async () => {
+  for (const url of [
+    'https://bot:s3cr3tpass@registry.example.com',
+    'https://registry.example.com/x?token=s3cr3tpass'
+  ]) {
+    const run = await cli(['--digest', `ghcr.io/acme/web@${DIGEST}`, '--registry-url', url])
+    expect({ url, code: run.code, stdout: run.stdout }).toEqual({ url, code: 2, stdout: '' })
+    expect(run.stderr).toContain('--registry-url: must not carry')
+    expect(run.stderr).not.toContain('s3cr3t')
+  }
+})
