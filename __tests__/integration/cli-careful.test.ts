@@ -165,6 +165,26 @@ test('a closed stdout (`| head -c 10`) or a full one (`> /dev/full`) is one line
   expect(closed.stderr).toMatch(/recorded stays recorded/)
 }, 30_000)
 
+test('a stderr that cannot be written (`2>/dev/full`, its reader gone) loses the log, not the run: the record is sent and stdout still holds its JSON', async () => {
+  const record = ['--digest', DIGEST, '--name', 'web', '--environment', 'qa']
+  for (const redirect of ['2>/dev/full', '2> >(head -c 1 >/dev/null)']) {
+    emulator.reset()
+    const run = await exec(
+      'bash',
+      ['-c', `"$0" "$1" "\${@:2}" ${redirect}; echo "status $?"`, process.execPath, CLI, ...record],
+      { cwd: dir, env: env() }
+    )
+    const [json = '', status] = run.stdout.split(/\nstatus /)
+    expect({ redirect, status: status?.trim() }).toEqual({ redirect, status: '0' })
+    const outputs = JSON.parse(json) as Record<string, unknown>
+    expect({ redirect, ids: outputs['deployment-record-ids'] }).toEqual({
+      redirect,
+      ids: expect.stringMatching(/^\d+$/) as string
+    })
+    expect(emulator.requests.filter(r => r.method === 'POST')).toHaveLength(1)
+  }
+}, 30_000)
+
 test('an unreadable `--since` outside Actions gives the pipeline its own fix (`git fetch --unshallow --tags`), not fetch-depth', async () => {
   const repo = join(dir, 'checkout')
   const git = (...args: string[]) =>
