@@ -103,6 +103,7 @@ test('a value glued to its flag (`--token"$T"`) is never quoted, not even in par
       'shown: a value glued to `--token`? Put a space or `=` between them'
   ])
   // short, or followed by a stray word: the glued part is still not shown
+  expect(parseCliArgs(['--TOKENhunter2'], declared).problems.join('\n')).not.toContain('hunter2')
   const short = parseCliArgs(['--tokenhunter2', '--dry-run', 'x'], declared)
   expect(short.problems.join('\n')).not.toContain('hunter2')
   expect(short.problems[1]).toBe(

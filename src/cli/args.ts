@@ -1,3 +1,5 @@
+// Over 300 lines: one parser of the command line's flags, with the messages that name each bad
+// flag without quoting a value (an unknown flag, a glued value, --version's two meanings, lists).
 import type { RawInputs } from '../inputs/names.js'
 import { splitNames } from '../text.js'
 import type { DeclaredInput } from './action-yml.js'
@@ -234,12 +236,18 @@ function knownNames(declared: readonly DeclaredInput[]): string[] {
 }
 
 /**
- * The known flag an unknown name starts with, when what follows it is not a `-` (`--tokenghp_x`
- * starts with `token`; `--labels-file` is a flag name of its own): the longest such.
+ * The known flag an unknown name starts with (in any letter case), when what follows it is not a
+ * `-` (`--tokenghp_x` starts with `token`; `--labels-file` is a flag name of its own): the
+ * longest such.
  */
 function gluedTo(name: string, known: readonly string[]): string | undefined {
   return known
-    .filter(flag => name.length > flag.length && name.startsWith(flag) && name[flag.length] !== '-')
+    .filter(
+      flag =>
+        name.length > flag.length &&
+        name.toLowerCase().startsWith(flag) &&
+        name[flag.length] !== '-'
+    )
     .sort((a, b) => b.length - a.length)[0]
 }
 

@@ -102,7 +102,7 @@ export function httpsUrl(max: number) {
  * and registry-url and artifact-url are published in the artifact metadata.
  */
 const SECRET_PARAMETER =
-  /token|secret|passw|pwd|signature|credential|api[-_]?key|access[-_]?key|^sig$|^key$|^auth/i
+  /token|secret|passw|pwd|signature|credential|api[-_]?key|access[-_]?key|^sig$|^key$|^auth$|^authorization$/i
 
 export const clusterSchema = z
   .string()
