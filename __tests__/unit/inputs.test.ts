@@ -352,7 +352,7 @@ describe('storage record', () => {
       }
     }
     // a query that is not a credential stays
-    expect(inputsNamed({ ...storage, 'artifact-url': 'https://r.io/x?tag=v1&arch=amd64' })).toEqual(
+    expect(inputsNamed({ ...storage, 'artifact-url': 'https://r.io/x?tag=v1&author=me' })).toEqual(
       []
     )
   })
