@@ -63,12 +63,21 @@ test('a mistyped token flag never prints its value: the flag is named, with the 
   expect(emulator.requests).toEqual([])
 })
 
-test('a 100 kB unknown flag is named by its first 40 characters and its length, not echoed', async () => {
+test('a 100 kB unknown flag, or a token glued to `--token` (space forgotten), is described by its length, not echoed even in part', async () => {
   const long = '--' + 'x'.repeat(100_000)
   const run = await cli(['--digest', DIGEST, long])
   expect(run.code).toBe(2)
   expect(run.stderr.length).toBeLessThan(1_000)
-  expect(run.stderr).toContain(`unknown flag \`--${'x'.repeat(40)}...\` (100002 characters)`)
+  expect(run.stderr).not.toContain('xxx')
+  expect(run.stderr).toContain('an unknown flag of 100002 characters, not shown')
+  const glued = await cli(['--digest', DIGEST, '--environment', 'p', `--token${SECRET}`])
+  expect(glued.code).toBe(2)
+  expect(glued.stderr).not.toContain(SECRET.slice(0, 4))
+  expect(glued.stderr).toContain(
+    `an unknown flag beginning with \`--token\` (${SECRET.length + 7} characters), the rest not ` +
+      'shown: a value glued to `--token`? Put a space or `=` between them'
+  )
+  expect(emulator.requests).toEqual([])
 })
 
 test('an empty value for a record flag (`--environment ""` beside `--registry-url`) is bad input: exit 2, nothing sent', async () => {
@@ -154,6 +163,26 @@ test('a closed stdout (`| head -c 10`) or a full one (`> /dev/full`) is one line
   }
   // the record was sent before its JSON was lost: the log said so, and the line says it stands
   expect(closed.stderr).toMatch(/recorded stays recorded/)
+}, 30_000)
+
+test('a stderr that cannot be written (`2>/dev/full`, its reader gone) loses the log, not the run: the record is sent and stdout still holds its JSON', async () => {
+  const record = ['--digest', DIGEST, '--name', 'web', '--environment', 'qa']
+  for (const redirect of ['2>/dev/full', '2> >(head -c 1 >/dev/null)']) {
+    emulator.reset()
+    const run = await exec(
+      'bash',
+      ['-c', `"$0" "$1" "\${@:2}" ${redirect}; echo "status $?"`, process.execPath, CLI, ...record],
+      { cwd: dir, env: env() }
+    )
+    const [json = '', status] = run.stdout.split(/\nstatus /)
+    expect({ redirect, status: status?.trim() }).toEqual({ redirect, status: '0' })
+    const outputs = JSON.parse(json) as Record<string, unknown>
+    expect({ redirect, ids: outputs['deployment-record-ids'] }).toEqual({
+      redirect,
+      ids: expect.stringMatching(/^\d+$/) as string
+    })
+    expect(emulator.requests.filter(r => r.method === 'POST')).toHaveLength(1)
+  }
 }, 30_000)
 
 test('an unreadable `--since` outside Actions gives the pipeline its own fix (`git fetch --unshallow --tags`), not fetch-depth', async () => {

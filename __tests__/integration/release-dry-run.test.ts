@@ -40,6 +40,8 @@ const ELSEWHERE = [
 ]
 const WORKFLOW_TOKEN = 'workflow-capable-token'
 const DEFAULT_TOKEN = 'the-workflow-token'
+/** The credentials the remote knows; any other (expired, revoked) is refused with 401. */
+const VALID_TOKENS = [WORKFLOW_TOKEN, DEFAULT_TOKEN]
 const basic = (token: string) =>
   `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`
 
@@ -67,6 +69,8 @@ let origin: string
 let bin: string
 let server: Server
 let url: string
+/** The versions the npm stand-in has published, one a line. */
+let npmState: string
 
 const git = (cwd: string, args: string[], env: NodeJS.ProcessEnv = process.env) =>
   execFileSync('git', args, {
@@ -93,12 +97,14 @@ const maintainerPush = (...refs: string[]) => push(refs, withToken(WORKFLOW_TOKE
 function gitServer(projects: string): Server {
   return createServer((request, response) => {
     const auth = /^basic (.*)$/i.exec(request.headers.authorization ?? '')
-    if (!auth) return void response.writeHead(401, { 'www-authenticate': 'Basic' }).end()
-    const token = Buffer.from(auth[1] ?? '', 'base64')
+    const token = Buffer.from(auth?.[1] ?? '', 'base64')
       .toString()
       .split(':')
       .slice(1)
       .join(':')
+    // an expired or revoked token is refused, as GitHub refuses it
+    if (!auth || !VALID_TOKENS.includes(token))
+      return void response.writeHead(401, { 'www-authenticate': 'Basic' }).end()
     const target = new URL(request.url ?? '/', 'http://localhost')
     const backend = spawn('git', ['http-backend'], {
       env: {
@@ -230,10 +236,19 @@ beforeAll(async () => {
   await new Promise<void>(listening => server.listen(0, '127.0.0.1', listening))
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/origin.git`
 
-  // npm and gh as the job meets them: nothing on npm yet, no release yet; each call recorded
+  // npm and gh as the job meets them: nothing on npm yet (E404), no release yet; each call
+  // recorded; `npm publish` adds the package's version to what `npm view` answers
   await mkdir(bin)
+  npmState = join(temp, 'npm-versions')
+  await writeFile(npmState, '')
+  const npmView =
+    `if [ ! -s "${npmState}" ]; then echo "npm error code E404" >&2; exit 1; fi; ` +
+    `if [ "$3" = versions ]; then node -e 'const v = require("fs").readFileSync(process.argv[1], "utf8").split("\\n").filter(Boolean); console.log(JSON.stringify(v.length === 1 ? v[0] : v))' "${npmState}"; exit 0; fi; ` +
+    `grep -qxF "\${2#*@}" "${npmState}" && echo "\${2#*@}"; exit 0`
   for (const [name, script] of Object.entries({
-    npm: 'echo "npm $*" >> "$CALLS"; [ "$1" = view ] && exit 1; exit 0',
+    npm:
+      `echo "npm $*" >> "$CALLS"; if [ "$1" = view ]; then ${npmView}; fi; ` +
+      `if [ "$1" = publish ]; then node -p 'require("./package.json").version' >> "${npmState}"; fi; exit 0`,
     gh: 'echo "gh $*" >> "$CALLS"; [ "$2" = view ] && exit 1; exit 0'
   })) {
     await writeFile(join(bin, name), `#!/bin/bash\n${script}\n`)
@@ -302,6 +317,19 @@ test('after a workflow change, v1 moves only with MAJOR_TAG_TOKEN: without it th
   expect(commitOf('refs/tags/v1')).toBe(commitOf('refs/tags/v1.1.0'))
 }, 60_000)
 
+test('an expired or revoked MAJOR_TAG_TOKEN fails the check naming the secret, before anything is published', async () => {
+  const before = commitOf('refs/tags/v1')
+  const job = await releaseJob('v1.1.0', {
+    MAJOR_TAG_TOKEN: 'expired-or-revoked',
+    NPM_TOKEN: 'npm'
+  })
+  expect([job.ok, job.failed]).toEqual([false, 'The major tag can be moved'])
+  expect(job.stderr).toContain('the secret MAJOR_TAG_TOKEN was refused by origin')
+  expect(job.stderr).not.toContain('expired-or-revoked')
+  expect(published(job.calls)).toEqual([])
+  expect(commitOf('refs/tags/v1')).toBe(before)
+}, 60_000)
+
 test('a fix of an older line is never "Latest": npm `latest-1.0`, `--latest=false`, v1 stays, no token needed', async () => {
   git(work, ['checkout', '--quiet', '-b', 'release-1.0', 'v1.0.0'])
   await release('1.0.1')
@@ -333,4 +361,25 @@ test('a prerelease tag publishes to npm `next` and makes a GitHub prerelease, ne
       encoding: 'utf8'
     })
   ).toBe('latest\n')
+}, 60_000)
+
+test("a prerelease as the package's first version on npm is refused before anything is published (npm would make it `latest`)", async () => {
+  // a package with no version on npm yet (npm view answers E404)
+  await writeFile(npmState, '')
+  await release('1.3.0-rc.1')
+  await maintainerPush('HEAD:refs/heads/main', 'v1.3.0-rc.1')
+  const job = await releaseJob('v1.3.0-rc.1', { NPM_TOKEN: 'npm' })
+  expect([job.ok, job.failed]).toEqual([
+    false,
+    "A prerelease is not the package's first version on npm"
+  ])
+  expect(job.stderr).toContain(
+    'v1.3.0-rc.1 is a prerelease and record-deployment has no version on npm yet'
+  )
+  expect(job.calls).toEqual(['npm view record-deployment versions --json'])
+  // once one final version is on npm (one version: npm answers it as a string), it goes on
+  await writeFile(npmState, '1.0.0\n')
+  const after = await releaseJob('v1.3.0-rc.1', { NPM_TOKEN: 'npm' })
+  expect([after.ok, after.stderr]).toEqual([true, ''])
+  expect(published(after.calls)[0]).toBe('npm publish --provenance --access public --tag next')
 }, 60_000)

@@ -139,6 +139,7 @@ test("the release workflow passes GitHub's workflow parser, on vX.Y.Z tags, test
   const first = names.indexOf('Publish to npm with provenance')
   for (const check of [
     "The tag is the package's version",
+    "A prerelease is not the package's first version on npm",
     'The major tag can be moved',
     'dist/ is what the sources build',
     "The release notes are the CHANGELOG's section",

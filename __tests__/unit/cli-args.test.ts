@@ -3,6 +3,7 @@ import fc from 'fast-check'
 import { readFileSync } from 'node:fs'
 import { parse } from 'yaml'
 import { editDistance, parseCliArgs } from '../../src/cli/args.js'
+import { splitNames } from '../../src/shared/text.js'
 
 const declared = Object.entries(
   (
@@ -19,7 +20,7 @@ const flag = fc.oneof(
   fc
     .tuple(
       fc.constantFrom(...valued.map(i => i.name)),
-      fc.string({ minLength: 1 }).filter(v => !v.startsWith('--')),
+      fc.string({ minLength: 1 }).filter(v => !v.startsWith('--') && v.trim() !== ''),
       fc.boolean()
     )
     .map(([name, value, equals]) => ({
@@ -55,10 +56,14 @@ test('unknown flags, stray words and missing values are each named, their values
     fc.property(
       fc
         .stringMatching(/^[a-z][a-z0-9]{2,10}$/)
-        .filter(n => !known.some(name => name.startsWith(n) || editDistance(n, name) <= 3)),
-      // a digit third, which no word of the messages has (a value like `argume` is in them)
-      fc.stringMatching(/^[a-z]{2}[0-9][a-z0-9]{3,9}$/),
-      fc.stringMatching(/^[a-z]{2}[0-9][a-z0-9]{3,9}$/),
+        .filter(
+          n =>
+            !known.some(
+              name => name.startsWith(n) || n.startsWith(name) || editDistance(n, name) <= 3
+            )
+        ),
+      fc.stringMatching(/^[a-z0-9]{6,12}$/).map(v => `z9${v}`),
+      fc.stringMatching(/^[a-z0-9]{6,12}$/).map(v => `z9${v}`),
       (unknown, value, stray) => {
         const args = parseCliArgs(
           ['--environment', 'production', `--${unknown}`, value, '--dry-run', stray, '--cluster'],
@@ -87,9 +92,38 @@ test('an unknown flag is named with the nearest known one: another case, a prefi
   expect(near('--tokn')).toBe('unknown flag `--tokn` (did you mean `--token`?)')
   expect(near('--clustr')).toBe('unknown flag `--clustr` (did you mean `--cluster`?)')
   expect(near('--zzzzzz')).toBe('unknown flag `--zzzzzz`')
-  expect(near('--' + 'a'.repeat(100_000))).toBe(
-    `unknown flag \`--${'a'.repeat(40)}...\` (100002 characters)`
+  expect(near('--' + 'a'.repeat(100_000))).toBe('an unknown flag of 100002 characters, not shown')
+})
+
+test('a value glued to its flag (`--token"$T"`) is never quoted, not even in part: the known flag it starts with is named, with the fix', () => {
+  const secret = 'ghp_R4nd0mS3cr3tV4lu3Xy7Zq9Wk2Lm5Np8Qr1St3'
+  const glued = parseCliArgs(['--environment', 'p', `--token${secret}`], declared)
+  expect(glued.problems).toEqual([
+    `an unknown flag beginning with \`--token\` (${secret.length + 7} characters), the rest not ` +
+      'shown: a value glued to `--token`? Put a space or `=` between them'
+  ])
+  // short, or followed by a stray word: the glued part is still not shown
+  expect(parseCliArgs(['--TOKENhunter2'], declared).problems.join('\n')).not.toContain('hunter2')
+  const short = parseCliArgs(['--tokenhunter2', '--dry-run', 'x'], declared)
+  expect(short.problems.join('\n')).not.toContain('hunter2')
+  expect(short.problems[1]).toBe(
+    'unexpected argument 3 (after `--dry-run`), not shown: every value goes after its flag'
   )
+  const after = parseCliArgs([`--token${secret}`, 'stray'], declared)
+  expect(after.problems.join('\n')).not.toContain('ghp_')
+  // not a flag name (a quote, a dot, a slash): described, not quoted
+  fc.assert(
+    fc.property(fc.stringMatching(/^[a-z]{2,8}[^A-Za-z0-9_=-][ -<>-~]{0,20}$/), start => {
+      const name = `${start}S3cr3t`
+      const args = parseCliArgs([`--${name}`], declared)
+      expect(args.problems[0]).not.toContain('S3cr3t')
+      expect(args.problems[0]).toContain(`${name.length + 2} characters`)
+    })
+  )
+  // a flag-like name of its own (`--labels-file`) is still named
+  expect(parseCliArgs(['--labels-file'], declared).problems).toEqual([
+    'unknown flag `--labels-file`'
+  ])
 })
 
 test('any input flag given an empty value is a problem naming it, and unread', () => {
@@ -118,9 +152,70 @@ test('a repeated list flag is one item per line; a repeated single-value flag is
     ['--labels', 'deployed:prod', '--labels=needs review, later', '--org', 'a', '--org', 'b'],
     declared
   )
-  expect(args.raw).toEqual({ labels: 'deployed:prod\nneeds review, later', org: 'a' })
+  expect(args.raw).toEqual({ labels: 'deployed:prod\nneeds review\nlater', org: 'a' })
   expect([...args.unread]).toEqual(['org'])
   expect(args.problems).toEqual(['`--org` is given 2 times; it takes one value'])
+})
+
+test('a repeated `--labels` or `--remove-labels` appends: each value is read as it is alone (`a,b` stays two labels)', () => {
+  for (const name of ['labels', 'remove-labels'] as const) {
+    const alone = splitNames(parseCliArgs([`--${name}`, 'deployed,prod'], declared).raw[name] ?? '')
+    expect(alone).toEqual(['deployed', 'prod'])
+    const repeated = parseCliArgs(
+      [`--${name}`, 'deployed,prod', `--${name}`, 'extra', `--${name}`, 'a\\,b\nc, d'],
+      declared
+    )
+    expect(repeated.problems).toEqual([])
+    expect(splitNames(repeated.raw[name] ?? '')).toEqual([
+      'deployed',
+      'prod',
+      'extra',
+      'a,b',
+      'c, d'
+    ])
+  }
+})
+
+test('a value of white space alone (a blank variable, a lone `\\r`) is a problem naming its flag, like an empty one', () => {
+  for (const blank of [' ', '\r', '\t', ' \r\n']) {
+    for (const argv of [
+      ['--environment', blank, '--digest', 'sha256:x'],
+      [`--environment=${blank}`, '--digest', 'sha256:x']
+    ]) {
+      const args = parseCliArgs(argv, declared)
+      expect({ argv, raw: args.raw, unread: [...args.unread] }).toEqual({
+        argv,
+        raw: { digest: 'sha256:x' },
+        unread: ['environment']
+      })
+      expect(args.problems).toEqual([
+        '`--environment` is only white space (a variable that came out blank, or a line end `\\r` ' +
+          'from a Windows file?): give it a value, or leave the flag out'
+      ])
+    }
+  }
+  const version = parseCliArgs(['--version', '\r', '--environment', 'p'], declared)
+  expect(version.raw).toEqual({ environment: 'p' })
+  expect([...version.unread]).toEqual(['version'])
+})
+
+test('`-V` among other flags, `-V VALUE` or a repeated version flag is a problem, never a version print', () => {
+  for (const argv of [
+    ['--digest', 'sha256:x', '--environment', 'p', '-V', '1.2.3'],
+    ['--digest', 'sha256:x', '--environment', 'p', '-V'],
+    ['-V', '--environment', 'p'],
+    ['-V', '-V'],
+    ['--version', '--version'],
+    ['-V', '1.2.3']
+  ]) {
+    const args = parseCliArgs(argv, declared)
+    expect({ argv, version: args.version }).toEqual({ argv, version: false })
+    expect(args.problems.length).toBeGreaterThan(0)
+  }
+  expect(parseCliArgs(['--environment', 'p', '-V'], declared).problems).toEqual([
+    '`-V` prints this version and is given alone; among other flags nothing would be recorded: ' +
+      "give the artifact's version as `--version VALUE`"
+  ])
 })
 
 test('a switch takes a following true or false in any letter case, as the input reads it', () => {

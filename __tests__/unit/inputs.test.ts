@@ -336,6 +336,26 @@ describe('storage record', () => {
       'artifact-url'
     ])
   })
+  test('credentials in registry-url or artifact-url (`user:pass@`, a token or signature in the query) are refused, naming the input, the secret never quoted', () => {
+    for (const input of ['registry-url', 'artifact-url'] as const) {
+      for (const url of [
+        'https://bot:s3cr3tpass@registry.example.com',
+        'https://s3cr3tpass@registry.example.com',
+        'https://r.example.com/x?token=s3cr3tpass',
+        'https://b.s3.amazonaws.com/x?X-Amz-Signature=s3cr3tpass&X-Amz-Date=1',
+        'https://a.blob.core.windows.net/c/x?sv=1&sig=s3cr3tpass',
+        'https://bot:s3cr3t pass@registry.example.com'
+      ]) {
+        const found = problems({ ...storage, [input]: url }, {})
+        expect({ url, inputs: found.map(p => p.input) }).toEqual({ url, inputs: [input] })
+        expect(found[0]?.message).not.toContain('s3cr3t')
+      }
+    }
+    // a query that is not a credential stays
+    expect(inputsNamed({ ...storage, 'artifact-url': 'https://r.io/x?tag=v1&author=me' })).toEqual(
+      []
+    )
+  })
   test('registry-repository at most 128, storage-path at most 512', () => {
     expect(inputsNamed({ ...storage, 'registry-repository': 'r'.repeat(129) })).toEqual([
       'registry-repository'

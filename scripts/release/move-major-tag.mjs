@@ -12,7 +12,9 @@
 // (GIT_CONFIG_COUNT), never in its arguments (a process list shows those).
 //
 // `--check` moves nothing: it says whether the tag would move and fails, naming the secret, when
-// it would and MAJOR_TAG_TOKEN is empty: the workflow runs it before anything is published.
+// it would and MAJOR_TAG_TOKEN is empty or refused (a `git push --dry-run` of the move with it:
+// the remote authenticates it and checks its write access, nothing is sent), so that an expired
+// or revoked token stops the job before anything is published, not after.
 import { Buffer } from 'node:buffer'
 import { execFileSync } from 'node:child_process'
 import { isMain } from '../is-main.mjs'
@@ -72,6 +74,48 @@ export function missingToken(major) {
 }
 
 /**
+ * What the workflow says when the remote refused MAJOR_TAG_TOKEN on the check's dry-run push.
+ * @param {string} major @param {string} remote @param {string} said git's first line
+ */
+export function refusedToken(major, remote, said) {
+  return (
+    `the secret ${TOKEN_SECRET} was refused by ${remote} (${said}), and ${major} moves with it: ` +
+    'it has expired, was revoked, or may not write this repository. Renew it (Contents and ' +
+    `Workflows write on this repository, docs/releasing.md), store it as ${TOKEN_SECRET}, then re-run`
+  )
+}
+
+/**
+ * Fails with refusedToken unless `remote` accepts `token` for the major tag's move: a
+ * `git push --dry-run` of it, which authenticates (and, on GitHub, checks write access) and
+ * sends nothing. Nothing is checked when the tag does not move.
+ * @param {string} tag @param {{ cwd?: string, remote?: string, token?: string }} [options]
+ * @returns {{ major: string, move: boolean, reason: string }}
+ */
+export function checkMajorTag(
+  tag,
+  { cwd = process.cwd(), remote = 'origin', token = process.env[TOKEN_SECRET] ?? '' } = {}
+) {
+  const plan = majorTagPlan(tag, { cwd })
+  if (!plan.move) return plan
+  if (!token) throw new Error(missingToken(plan.major))
+  const commit = git(['rev-parse', `refs/tags/${tag}^{commit}`], cwd)
+  const ref = `refs/tags/${plan.major}`
+  try {
+    git(['push', '--dry-run', '--force', remote, `${commit}:${ref}`], cwd, pushEnv(token))
+  } catch (error) {
+    const said = String(/** @type {{ stderr?: unknown }} */ (error).stderr ?? '')
+      .split(token)
+      .join('***')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+    throw new Error(refusedToken(plan.major, remote, said.at(-1) ?? 'no answer'))
+  }
+  return plan
+}
+
+/**
  * Git's environment for one push with `token`: an `Authorization` header for every HTTP remote,
  * added to whatever configuration the environment already gives git.
  * @param {string} token @param {NodeJS.ProcessEnv} env @returns {NodeJS.ProcessEnv}
@@ -81,6 +125,8 @@ export function pushEnv(token, env = process.env) {
   const basic = Buffer.from(`x-access-token:${token}`).toString('base64')
   return {
     ...env,
+    // a refused token fails the push, never waits for a prompt
+    GIT_TERMINAL_PROMPT: '0',
     GIT_CONFIG_COUNT: String(count + 1),
     [`GIT_CONFIG_KEY_${count}`]: 'http.extraheader',
     [`GIT_CONFIG_VALUE_${count}`]: `AUTHORIZATION: basic ${basic}`
@@ -152,11 +198,10 @@ if (isMain(import.meta.url)) {
   const [tag = '', remote = 'origin'] = args.filter(a => a !== '--check')
   try {
     if (check) {
-      const plan = majorTagPlan(tag)
-      if (plan.move && !process.env[TOKEN_SECRET]) throw new Error(missingToken(plan.major))
+      const plan = checkMajorTag(tag, { remote })
       process.stdout.write(
         plan.move
-          ? `${plan.major} will move to ${tag}, pushed with ${TOKEN_SECRET}\n`
+          ? `${plan.major} will move to ${tag}, pushed with ${TOKEN_SECRET} (${remote} accepts it)\n`
           : `${plan.major} stays where it is: ${plan.reason}\n`
       )
     } else {

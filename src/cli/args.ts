@@ -1,4 +1,7 @@
+// Over 300 lines: one parser of the command line's flags, with the messages that name each bad
+// flag without quoting a value (an unknown flag, a glued value, --version's two meanings, lists).
 import type { RawInputs } from '../inputs/names.js'
+import { splitNames } from '../shared/text.js'
 import type { DeclaredInput } from './action-yml.js'
 
 export interface CliArgs {
@@ -14,7 +17,10 @@ export interface CliArgs {
   unread: Set<string>
 }
 
-/** Inputs that take a list: a repeated flag adds one item (a line) each. */
+/**
+ * Inputs that take a list: a repeated flag appends, each value read as it would be alone
+ * (`--labels a,b --labels c` is the three labels a, b and c).
+ */
 const LIST_INPUTS = new Set([
   'labels',
   'remove-labels',
@@ -53,8 +59,27 @@ const EMPTY_VERSION =
 const emptyValue = (name: string) =>
   `\`--${name}\` is empty (a variable that came out empty?): give it a value, or leave the flag out`
 
-/** How much of an unknown flag's name a message quotes (a 100 kB flag is not echoed back). */
+/**
+ * `--tag " "`, `--version $'\r'` (a CRLF file read by `$(cat VERSION)`): a value of white space
+ * alone is as empty as `""` once the input is trimmed, so it is the same problem.
+ */
+const blankValue = (name: string) =>
+  `\`--${name}\` is only white space (a variable that came out blank, or a line end \`\\r\` from ` +
+  'a Windows file?): give it a value, or leave the flag out'
+
+/** `-V` among other flags: refused, so a pipeline that meant `--version VALUE` stops. */
+const DASH_V_AMONG_FLAGS =
+  '`-V` prints this version and is given alone; among other flags nothing would be recorded: ' +
+  "give the artifact's version as `--version VALUE`"
+
+/**
+ * The longest unknown flag name a message quotes. A name is quoted only when it looks like a flag
+ * name (letters, digits, `-` and `_`, at most this long) and does not start with a known flag
+ * followed by more than a `-`: anything else may be a value glued to its flag (`--token"$T"` is
+ * `--tokenghp_...`), so it is described by its length, never quoted, not even in part.
+ */
 const NAME_SHOWN = 40
+const FLAG_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/
 
 /** An input whose default is `true` or `false`: `--dry-run` alone means `true`. */
 export function isSwitch(input: DeclaredInput): boolean {
@@ -79,17 +104,26 @@ export function parseCliArgs(argv: readonly string[], declared: readonly Declare
     unread: new Set()
   }
   const given: Record<string, string[]> = {}
-  let bareVersion = false
+  const known = knownNames(declared)
+  /** `--version` without a value, or `-V`: how many times (twice is not "alone"). */
+  let versionAsked = 0
+  let dashV = false
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? ''
-    if (arg === '-h' || arg === '-V') {
-      out[arg === '-h' ? 'help' : 'version'] = true
+    if (arg === '-h') {
+      out.help = true
+      continue
+    }
+    if (arg === '-V') {
+      // as `--version` alone: printed only when no other flag is given (see below)
+      versionAsked++
+      dashV = true
       continue
     }
     if (!arg.startsWith('--') || arg === '--') {
       // Never quoted: a stray word may be a secret (`--dry-run "$TOKEN"`).
       out.problems.push(
-        `unexpected argument ${i + 1}${flagBefore(argv, i)}, not shown: every value goes after ` +
+        `unexpected argument ${i + 1}${flagBefore(argv, i, declared)}, not shown: every value goes after ` +
           'its flag'
       )
       continue
@@ -108,9 +142,17 @@ export function parseCliArgs(argv: readonly string[], declared: readonly Declare
       const next = argv[i + 1]
       const valued = inline !== undefined || (next !== undefined && !next.startsWith('-'))
       if (inline === undefined && valued) i++
+      const glued = gluedTo(name, known)
       out.problems.push(
-        `unknown flag ${flagShown(name)}${valued ? ' (its value not shown)' : ''}` +
-          suggestion(name, declared)
+        glued !== undefined || !FLAG_NAME.test(name) || name.length > NAME_SHOWN
+          ? `${flagShown(name, known)}${valued ? ' (its value not shown)' : ''}` +
+              (glued !== undefined
+                ? `: a value glued to \`--${glued}\`? Put a space or \`=\` between them`
+                : FLAG_NAME.test(name)
+                  ? ''
+                  : ': a flag name is letters, digits and `-` (a value glued to its flag?)')
+          : `unknown flag ${flagShown(name, known)}${valued ? ' (its value not shown)' : ''}` +
+              suggestion(name, declared)
       )
       continue
     }
@@ -118,7 +160,7 @@ export function parseCliArgs(argv: readonly string[], declared: readonly Declare
     if (value === undefined) {
       const next = argv[i + 1]
       if (name === 'version' && (next === undefined || next.startsWith('--'))) {
-        bareVersion = true
+        versionAsked++
         continue
       }
       if (isSwitch(input)) {
@@ -141,13 +183,21 @@ export function parseCliArgs(argv: readonly string[], declared: readonly Declare
       out.unread.add(name)
       continue
     }
+    if (value !== undefined && value.trim() === '') {
+      out.problems.push(blankValue(name))
+      out.unread.add(name)
+      continue
+    }
     ;(given[name] ??= []).push(value ?? '')
   }
-  if (bareVersion) {
+  if (versionAsked > 0) {
     // Alone (`--debug` aside) it asks for the command line's version; among inputs it lacks a value.
-    if (Object.keys(given).length === 0 && out.problems.length === 0) out.version = true
+    if (versionAsked === 1 && Object.keys(given).length === 0 && out.problems.length === 0)
+      out.version = true
     else {
-      out.problems.push(`\`--version\` needs a value here: ${VERSION_RULE}`)
+      out.problems.push(
+        dashV ? DASH_V_AMONG_FLAGS : `\`--version\` needs a value here: ${VERSION_RULE}`
+      )
       out.unread.add('version')
     }
   }
@@ -160,25 +210,73 @@ export function parseCliArgs(argv: readonly string[], declared: readonly Declare
       out.raw[name as keyof RawInputs] = values[0] ?? ''
       continue
     }
-    out.raw[name as keyof RawInputs] = values.join('\n')
+    out.raw[name as keyof RawInputs] =
+      values.length > 1 ? joinList(name, values) : (values[0] ?? '')
   }
   return out
 }
 
-/** A flag's name as a message quotes it: at most NAME_SHOWN characters, and its length beyond. */
-function flagShown(name: string): string {
-  return name.length <= NAME_SHOWN
-    ? `\`--${name}\``
-    : `\`--${name.slice(0, NAME_SHOWN)}...\` (${name.length + 2} characters)`
+/**
+ * A repeated list flag's values as one input value, each read as it would be alone: the label
+ * inputs read one line as comma-separated but several lines as one name each (`splitNames`), so
+ * each value is split first and every name put on its own line (a comma in a name kept as `\,`).
+ * The other lists split on commas and line breaks alike.
+ */
+function joinList(name: string, values: readonly string[]): string {
+  if (name !== 'labels' && name !== 'remove-labels') return values.join('\n')
+  return values
+    .flatMap(value => splitNames(value))
+    .map(item => item.replace(/,/g, '\\,'))
+    .join('\n')
+}
+
+/** Every flag name the command line knows. */
+function knownNames(declared: readonly DeclaredInput[]): string[] {
+  return [...declared.map(input => input.name), ...OWN_FLAGS, 'version']
+}
+
+/**
+ * The known flag an unknown name starts with (in any letter case), when what follows it is not a
+ * `-` (`--tokenghp_x` starts with `token`; `--labels-file` is a flag name of its own): the
+ * longest such.
+ */
+function gluedTo(name: string, known: readonly string[]): string | undefined {
+  return known
+    .filter(
+      flag =>
+        name.length > flag.length &&
+        name.toLowerCase().startsWith(flag) &&
+        name[flag.length] !== '-'
+    )
+    .sort((a, b) => b.length - a.length)[0]
+}
+
+/**
+ * An unknown flag as a message shows it: quoted when it looks like a flag name (NAME_SHOWN, not
+ * glued to a known flag), else described by its length and the known flag it starts with.
+ */
+function flagShown(name: string, known: readonly string[]): string {
+  if (FLAG_NAME.test(name) && name.length <= NAME_SHOWN && gluedTo(name, known) === undefined)
+    return `\`--${name}\``
+  const glued = gluedTo(name, known)
+  const size = `${name.length + 2} characters`
+  return glued === undefined
+    ? `an unknown flag of ${size}, not shown`
+    : `an unknown flag beginning with \`--${glued}\` (${size}), the rest not shown`
 }
 
 /** The flag before argument `i`, by its name alone (a value is never quoted), if there is one. */
-function flagBefore(argv: readonly string[], i: number): string {
+function flagBefore(
+  argv: readonly string[],
+  i: number,
+  declared: readonly DeclaredInput[]
+): string {
   for (let j = i - 1; j >= 0; j--) {
     const arg = argv[j] ?? ''
     if (arg.startsWith('--') && arg !== '--') {
       const equals = arg.indexOf('=')
-      return ` (after ${flagShown(equals < 0 ? arg.slice(2) : arg.slice(2, equals))})`
+      const name = equals < 0 ? arg.slice(2) : arg.slice(2, equals)
+      return ` (after ${flagShown(name, knownNames(declared))})`
     }
   }
   return ''
@@ -192,7 +290,7 @@ function flagBefore(argv: readonly string[], i: number): string {
 function suggestion(name: string, declared: readonly DeclaredInput[]): string {
   const wanted = name.toLowerCase().replace(/_/g, '-')
   if (wanted.length > 64) return ''
-  const names = [...declared.map(input => input.name), ...OWN_FLAGS, 'version']
+  const names = knownNames(declared)
   const near = (candidate: string) =>
     editDistance(wanted, candidate) <= Math.max(1, Math.floor(candidate.length / 3))
   const match =

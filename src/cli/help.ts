@@ -41,12 +41,15 @@ export function helpText(action: ActionYml, version: string): string {
     if (fallback) lines.push(`      default: ${fallback}`)
   }
   lines.push(
-    '  Repeat a list flag (--labels, --tags, --namespaces, ...) for one item each.',
+    '  A list flag (--labels, --tags, --namespaces, ...) may be repeated: each value is read as',
+    '  it is alone and the lists appended (--labels a,b --labels c is a, b and c).',
+    '  An empty value, or one of white space alone, is bad input for every flag.',
     '',
     'Flags of the command line:',
     '  --debug          log every request with its status and time (also with RUNNER_DEBUG=1)',
     '  --help, -h       this text',
-    `  --version, -V    print \`record-deployment ${version}\` and exit`,
+    `  --version, -V    print \`record-deployment ${version}\` and exit (given alone; -V among`,
+    '                   other flags is bad input)',
     ...wrap(`The one rule: ${VERSION_RULE}.`, 6),
     '',
     'Outputs (keys of the JSON object on stdout):'

@@ -10,6 +10,7 @@ import { firstLineOf, resultAfterBug, type RunResult } from '../shared/result.js
 import { addProxySecrets, addSecret, redact, redactDeep, redactJson } from '../runner/redact.js'
 import { readRunEvent } from '../step/run-event.js'
 import { listenForCancel } from '../runner/signals.js'
+import { showControls } from '../shared/untrusted.js'
 import { ACTION_VERSION } from '../shared/version.js'
 import type { ActionYml } from './action-yml.js'
 import { parseCliArgs } from './args.js'
@@ -86,7 +87,8 @@ export async function runCli(
   if (problems.length > 0 || !inputs) {
     io.stderr(
       `record-deployment: ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}; nothing was sent:\n` +
-        problems.map(p => `  - ${p}\n`).join('') +
+        // a line break in a quoted bad value is shown as `\n`: one problem, one line
+        problems.map(p => `  - ${showControls(p)}\n`).join('') +
         'See record-deployment --help.\n'
     )
     return 2
@@ -162,11 +164,14 @@ export function pipelineAdvice(log: Log): Log {
   }
 }
 
-/** Stdout: one JSON object of the outputs, the JSON ones embedded as JSON. */
-function outputsJson(result: RunResult, action: ActionYml): string {
+/**
+ * Stdout: one JSON object of the outputs, the JSON ones embedded as JSON. Never cut: GitHub's
+ * 1 MB limit is on a job's outputs, and stdout is a file or a pipe (`truncated` is `{}`).
+ */
+export function outputsJson(result: RunResult, action: ActionYml): string {
   const outputs: Record<string, unknown> = {}
   const json = jsonOutputs(action)
-  for (const [name, value] of Object.entries(toOutputs(result)))
+  for (const [name, value] of Object.entries(toOutputs(result, Infinity)))
     outputs[name] = json.has(name) ? JSON.parse(value) : value
   return JSON.stringify(outputs) + '\n'
 }

@@ -75,13 +75,34 @@ export function httpsUrl(max: number) {
     try {
       url = new URL(value)
     } catch {
-      problem(`\`${value}\` is not a URL`)
+      // `user:pass@` in a value that is no URL is still not quoted
+      problem(value.includes('@') ? 'is not a URL (not shown)' : `\`${value}\` is not a URL`)
       return value
     }
     if (url.protocol !== 'https:') problem('must be an https:// URL')
+    if (url.username || url.password)
+      problem(
+        'must not carry credentials (`user:password@`, not shown): the URL is published in the ' +
+          'artifact metadata, readable by anyone who can read it; give it without them'
+      )
+    const secret = [...url.searchParams.keys()].find(name => SECRET_PARAMETER.test(name))
+    if (secret !== undefined)
+      problem(
+        `must not carry a credential in its query (\`${secret.slice(0, 40)}=\`, its value not ` +
+          'shown): the URL is published in the artifact metadata; give it without the query (a ' +
+          'presigned URL is a credential)'
+      )
     return value
   })
 }
+
+/**
+ * A query parameter that carries a credential: a token or key, a password, a signature (a
+ * presigned S3 or GCS URL, an Azure SAS `sig`). Such a URL grants access to whoever reads it,
+ * and registry-url and artifact-url are published in the artifact metadata.
+ */
+const SECRET_PARAMETER =
+  /token|secret|passw|pwd|signature|credential|api[-_]?key|access[-_]?key|^sig$|^key$|^auth$|^authorization$/i
 
 export const clusterSchema = z
   .string()

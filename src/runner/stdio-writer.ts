@@ -11,9 +11,33 @@ export function writeStdout(text: string): void {
   process.stdout.write(logLines(text))
 }
 
-/** The command line's stderr, each line neutralised. */
+/** Set once stderr failed: later log lines are dropped, the run goes on. */
+let stderrLost = false
+
+/**
+ * The command line's stderr, each line neutralised. A stderr that cannot be written (its reader
+ * gone, `2> >(grep -m1 ...)`; a full device, `2>/dev/full`) does not stop the run: the log is
+ * lost, the records and stdout's JSON are not (see `watchStderr`).
+ */
 export function writeStderr(text: string): void {
-  process.stderr.write(logLines(text))
+  if (stderrLost) return
+  try {
+    process.stderr.write(logLines(text))
+  } catch {
+    stderrLost = true
+  }
+}
+
+/**
+ * Listens for stderr's `error` (EPIPE, ENOSPC), which with no listener ends the process mid-run:
+ * from then on writeStderr writes nothing.
+ */
+export function watchStderr(stderr: {
+  on(event: 'error', listener: (error: Error) => void): unknown
+}): void {
+  stderr.on('error', () => {
+    stderrLost = true
+  })
 }
 
 /**

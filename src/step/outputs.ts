@@ -7,6 +7,7 @@ import {
   fitOutputs,
   jsonArray,
   jsonWithList,
+  OUTPUTS_BUDGET_BYTES,
   sizeOf,
   text,
   type FittedOutputs,
@@ -62,15 +63,22 @@ function failedItem(failure: StepFailure) {
  * The outputs within GitHub's limits (output-budget.ts), and what was cut: `truncated` is a JSON
  * object of output name to the number of items left out of it, `{}` when nothing was cut.
  */
-export function fittedOutputs(result: RunResult): FittedOutputs {
-  const fitted = fitOutputs(outputSpecs(result))
+export function fittedOutputs(result: RunResult, budget = OUTPUTS_BUDGET_BYTES): FittedOutputs {
+  const fitted = fitOutputs(outputSpecs(result), budget)
   fitted.outputs['truncated'] = JSON.stringify(fitted.cut)
   return fitted
 }
 
-/** The action's outputs. Every one is set on every run, empty when there is nothing, so `fromJSON` always works. */
-export function toOutputs(result: RunResult): Record<string, string> {
-  return fittedOutputs(result).outputs
+/**
+ * The action's outputs. Every one is set on every run, empty when there is nothing, so `fromJSON`
+ * always works. `budget` is the action's; the command line gives `Infinity` (its stdout is not
+ * an output of a job, nothing is cut).
+ */
+export function toOutputs(
+  result: RunResult,
+  budget = OUTPUTS_BUDGET_BYTES
+): Record<string, string> {
+  return fittedOutputs(result, budget).outputs
 }
 
 /** Each cut output in a sentence, for the log and the summary. */
