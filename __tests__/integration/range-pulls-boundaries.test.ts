@@ -125,3 +125,32 @@ describe('a (#N) on a merged branch: a quote, or a commit taken along', () => {
     expect(found.numbers).toEqual([1, 7])
   })
 })
+
+describe("the git-flow question is not asked of a bot's branch nor of a fork's", () => {
+  const merged = (head: string, fork: boolean) => ({
+    commits: [
+      { id: 'base', message: 'Start', parents: [] },
+      { id: 'b1', message: 'Bump a dependency', parents: ['base'], committer: BUTTON },
+      {
+        id: 'merge',
+        message: `Merge pull request #7 from someone/${head}\n\nBump`,
+        parents: ['base', 'b1'],
+        committer: BUTTON
+      }
+    ],
+    pulls: [{ number: 7, head_ref: head, ...(fork ? { head_repo: 'someone/web' } : {}) }]
+  })
+  const questions = (gets: string[]) => gets.filter(p => p === '/repos/acme/web/pulls').length
+
+  test.each([
+    ['dependabot/npm/x-1.2.3', false, 0],
+    ['renovate/x', false, 0],
+    ['main', true, 0],
+    ['feature', false, 1]
+  ])('a branch %s (from a fork: %s): %i questions', async (head, fork, asked) => {
+    const { commits, pulls } = merged(head, fork)
+    const { found, gets } = await discover(commits, pulls)
+    expect(found.numbers).toEqual([7])
+    expect(questions(gets)).toBe(asked)
+  })
+})
