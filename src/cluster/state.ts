@@ -168,15 +168,11 @@ export function planState(
       r => r.toLowerCase()
     )
   )
-  // An entry naming no repository is this run's only when this run too records some deployment
-  // without one (the tracker without `kubernetes-repository`): else leaving the field out would
-  // be a way past the rule.
-  const namesNone =
-    cluster.items.length === 0 || cluster.items.some(i => i.github_repository === undefined)
+  // An entry naming no repository counts as this run's: the tracker without
+  // `kubernetes-repository` writes such entries, and a later run may record the same cluster
+  // from `deployments-file` (docs/state-file.md says so, and what it leaves open).
   const ofOthers = (entry: StateEntry) =>
-    entry.github_repository === undefined
-      ? !namesNone
-      : !own.has(entry.github_repository.toLowerCase())
+    entry.github_repository !== undefined && !own.has(entry.github_repository.toLowerCase())
   const lackingAll = state.deployments.filter(entry => !inSnapshot.has(entry.deployment_name))
   const foreign = lackingAll.filter(ofOthers)
   const lacking = lackingAll.filter(entry => !ofOthers(entry))
@@ -218,11 +214,7 @@ const NOTHING = { decommissions: [], kept: [], filtered: [] }
 
 /** The entries of other repositories kept: what they are, and what to do about them. */
 function foreignWarning(given: string, foreign: StateEntry[]): string {
-  const repositories = [
-    ...new Set(
-      foreign.map(e => (e.github_repository ? `\`${e.github_repository}\`` : 'no repository'))
-    )
-  ].sort()
+  const repositories = [...new Set(foreign.map(e => `\`${e.github_repository}\``))].sort()
   return (
     `\`${given}\` lists deployments of ${repositories.join(', ')}, a repository this run does not ` +
     `record for, that the snapshot lacks: ${namesOf(foreign)}. Kept, not decommissioned; if this ` +
