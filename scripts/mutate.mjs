@@ -63,6 +63,12 @@ export const EQUIVALENT = [
     line: 'a.deployment_name < b.deployment_name ? -1 : a.deployment_name > b.deployment_name ? 1 : 0',
     changes: ['< -> <=', '> -> >='],
     why: 'the names sorted are the keys of a Map: never equal'
+  },
+  {
+    file: 'src/labels/range-pulls.ts',
+    line: 'if (shape.branchOf.has(sha) && !ownerOf(sha)) foundFor.set(sha, pull.number)',
+    changes: ['&& -> ||'],
+    why: 'foundFor is read only for merges (ownerOf), and a merge named by its subject is never looked up, so the extra entries are never read'
   }
 ]
 

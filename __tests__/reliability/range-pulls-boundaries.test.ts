@@ -16,7 +16,12 @@ const BUTTON = 'noreply@github.com'
 let runs = 0
 
 /** Seeds `commits` (the first is the base, tagged v0) and discovers the range v0..head by compare. */
-async function discover(commits: HistoryCommit[], pulls: SeedPull[]) {
+async function discover(
+  commits: HistoryCommit[],
+  pulls: SeedPull[],
+  /** after the seed: faults, by the commits' shas */
+  faults?: (shas: Record<string, string>) => void
+) {
   const shas = writeRepository(join(dir, `r${runs++}`), commits, commits.at(-1)?.id as string)
   emulator.reset()
   emulator.seed({
@@ -24,6 +29,7 @@ async function discover(commits: HistoryCommit[], pulls: SeedPull[]) {
     commits: { 'acme/web': seedCommits(commits, shas) },
     refs: { 'acme/web': { v0: shas[commits[0]?.id as string] as string } }
   })
+  faults?.(shas)
   const found = await discoverPullRequests(client, {
     eventName: 'release',
     payload: {},
@@ -152,5 +158,37 @@ describe("the git-flow question is not asked of a bot's branch nor of a fork's",
     const { found, gets } = await discover(commits, pulls)
     expect(found.numbers).toEqual([7])
     expect(questions(gets)).toBe(asked)
+  })
+})
+
+describe('a commit lookup that fails', () => {
+  const lookupOf = (shas: Record<string, string>) => `/repos/acme/web/commits/${shas['c0']}/pulls`
+
+  test('with a 500: a warning, and the run goes on', async () => {
+    const { found } = await discover(plain(2), [], shas =>
+      emulator.addFault({
+        method: 'GET',
+        path: lookupOf(shas),
+        fault: { kind: 'status', status: 500, body: { message: 'boom' } }
+      })
+    )
+    expect(found.warnings.join('\n')).toContain('could not look up the pull request of commit')
+  })
+
+  test("answered by something other than the API (a portal's 404 page): the run stops", async () => {
+    await expect(
+      discover(plain(2), [], shas =>
+        emulator.addFault({
+          method: 'GET',
+          path: lookupOf(shas),
+          fault: {
+            kind: 'status',
+            status: 404,
+            headers: { 'content-type': 'text/html' },
+            body: '<html><body>Sign in to the portal</body></html>'
+          }
+        })
+      )
+    ).rejects.toThrow()
   })
 })
