@@ -21,7 +21,7 @@ import {
 import {
   ListFormatError,
   ListSplitter,
-  readListFile
+  readListFrom
 } from '../../src/cluster/kubernetes/read-list.js'
 import { readObjects } from '../../src/cluster/kubernetes/inputs.js'
 import { openRegularFile } from '../../src/shared/files.js'
@@ -105,7 +105,13 @@ describe('the list splitter', () => {
     try {
       await writeFile(join(dir, 'list.json'), text)
       const items: unknown[] = []
-      expect(readListFile(join(dir, 'list.json'), i => items.push(i), 16).count).toBe(5)
+      // as the action reads it: the one open of kubernetes-file, then its list through the descriptor
+      const fd = openRegularFile(join(dir, 'list.json'))
+      try {
+        expect(readListFrom(fd, i => items.push(i), 16).count).toBe(5)
+      } finally {
+        closeSync(fd)
+      }
       expect(items).toEqual(tricky.items)
     } finally {
       await rm(dir, { recursive: true, force: true })

@@ -73,11 +73,10 @@ export async function discoverLinkedIssues(
   if (skipped.length > 0) notes.push(`linked issues left out: ${skipped.join('; ')}`)
   if (overRun.length > 0) {
     const count = overRun.reduce((sum, o) => sum + o.refs.length, 0)
-    const shown = overRun.slice(0, 10).map(o => `${few(o.refs)} of pull request #${o.pull}`)
-    const more = overRun.length - shown.length
+    const each = overRun.map(o => `${few(o.refs)} of pull request #${o.pull}`)
     warnings.push(
       `at most ${MAX_LINKED_ISSUES.perRun} linked issues are read per run: left out ${count} ` +
-        `(${shown.join('; ')}${more > 0 ? `; ${more} more pull requests` : ''})`
+        `(${namedAndMore(each, 10, '; ')})`
     )
   }
   return { numbers: [...numbers].sort((a, b) => a - b), warnings, notes }

@@ -39,7 +39,7 @@ export async function previousRelease(
       // A first final release after its pre-releases: nothing release tools would count from.
       const warning =
         `${what}: found no pull requests, because ${tag} is the first final release of the form ` +
-        `${formOf(version)} (below it only pre-releases, skipped: ${andMore(previous.skipped)}): ` +
+        `${formOf(version)} (below it only pre-releases, skipped: ${tenAndMore(previous.skipped)}): ` +
         'set `since` to the ref or sha to start from (the first commit, for everything it ships)'
       return { notes: [], warnings: [warning] }
     }
@@ -52,13 +52,13 @@ export async function previousRelease(
       if (previous.skipped.length > 0) {
         notes.push(
           `${what}: pre-releases skipped, as a final release counts from the previous final ` +
-            `release: ${andMore(previous.skipped)}`
+            `release: ${tenAndMore(previous.skipped)}`
         )
       }
       if (previous.notVersions.length > 0) {
         notes.push(
           `${what}: passed over as no version (two to four numbers after the prefix): ` +
-            `${andMore(previous.notVersions)}; set \`since\` to start from one of them`
+            `${tenAndMore(previous.notVersions)}; set \`since\` to start from one of them`
         )
       }
       return { base: previous.name, notes, warnings: [] }
@@ -86,4 +86,4 @@ export async function previousRelease(
 }
 
 /** Up to ten names, then how many more. */
-const andMore = (names: string[]): string => namedAndMore(names, 10)
+const tenAndMore = (names: string[]): string => namedAndMore(names, 10)

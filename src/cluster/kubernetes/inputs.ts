@@ -16,7 +16,7 @@ import {
   slimObject,
   type KubeObject
 } from './derive.js'
-import { fieldName, ListFormatError, readListFrom } from './read-list.js'
+import { ListFormatError, quotedField, readListFrom } from './read-list.js'
 
 /** A 20k-pod list is about 200 MB; a file far above that is a mistake, not a cluster. */
 export const MAX_KUBERNETES_FILE_BYTES = 1024 * 1024 * 1024
@@ -119,7 +119,7 @@ export function readKubernetesItems(
   if (typeof listKind !== 'string' || !LIST_KINDS.includes(listKind)) {
     c.problem(
       'kubernetes-file',
-      `\`${given}\` is not a list of Kubernetes objects: its kind is ${typeof listKind === 'string' ? fieldName(listKind) : 'missing'}, not ${LIST_KINDS.map(k => `\`${k}\``).join(' or ')} (print it with \`kubectl get pods,replicasets,... -A -o json\`)`
+      `\`${given}\` is not a list of Kubernetes objects: its kind is ${typeof listKind === 'string' ? quotedField(listKind) : 'missing'}, not ${LIST_KINDS.map(k => `\`${k}\``).join(' or ')} (print it with \`kubectl get pods,replicasets,... -A -o json\`)`
     )
     return undefined
   }

@@ -2,9 +2,8 @@
 // state machine (depth, strings, escapes, where the top-level keys are); split, each half would
 // need the other's state.
 import { isUtf8 } from 'node:buffer'
-import { closeSync } from 'node:fs'
-import { openRegularFile, readChunks } from '../../shared/files.js'
-import { jsonErrorPosition } from '../../shared/text.js'
+import { readChunks } from '../../shared/files.js'
+import { fieldName, jsonErrorPosition } from '../../shared/text.js'
 import { notJsonHint, WRITE_JSON } from './sniff.js'
 
 /**
@@ -288,7 +287,7 @@ export class ListSplitter {
 
   private endKey(chunk: Buffer, end: number): void {
     const key = JSON.parse(this.takeCapture(chunk, end).text()) as string
-    if (this.seen.has(key)) this.fail(`has the top-level field ${fieldName(key)} twice`)
+    if (this.seen.has(key)) this.fail(`has the top-level field ${quotedField(key)} twice`)
     this.seen.add(key)
     this.key = key
     this.phase = 'colon'
@@ -340,22 +339,6 @@ export class ListSplitter {
   }
 }
 
-/** Reads the file at `path` in chunks through a ListSplitter. */
-export function readListFile(
-  path: string,
-  onItem: (item: unknown, index: number) => void,
-  chunkBytes = CHUNK_BYTES,
-  maxBytes = Infinity
-): ListHeader {
-  // A regular file only (a FIFO or /dev/zero is refused), its size counted as it is read.
-  const fd = openRegularFile(path)
-  try {
-    return readListFrom(fd, onItem, chunkBytes, maxBytes)
-  } finally {
-    closeSync(fd)
-  }
-}
-
 /**
  * Reads the open regular file `fd` (see openRegularFile) from where it stands, in chunks through
  * a ListSplitter; at most `maxBytes`, counted as they come. The caller closes it.
@@ -388,7 +371,8 @@ function positionIn(error: unknown): string {
   return at !== undefined ? `at position ${at} of the item` : 'it is cut short or malformed'
 }
 
-/** A key of the file named in a message only when it looks like a Kubernetes field name. */
-export function fieldName(key: string): string {
-  return /^[A-Za-z]{1,40}$/.test(key) ? `\`${key}\`` : '(a key that is not a Kubernetes field)'
+/** A key of the file as a message names it: shared/text.ts's rule, in backticks when quoted. */
+export function quotedField(key: string): string {
+  const name = fieldName(key)
+  return name === key ? `\`${key}\`` : name
 }

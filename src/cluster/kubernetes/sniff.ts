@@ -3,6 +3,7 @@
  * says how to write the file instead of naming a byte: UTF-16 (what Windows PowerShell 5.1's `>`
  * and `Out-File` write by default), gzip, or YAML (kubectl's `-o yaml`).
  */
+import { withoutByteOrderMark } from '../../shared/text.js'
 import { looksLikeYaml } from '../../shared/untrusted.js'
 
 /** How to write the file kubernetes-file reads, for messages about a file that is not it. */
@@ -27,10 +28,7 @@ export function notJsonHint(head: Buffer): string | undefined {
     const order = b1 === 0 ? 'little-endian' : 'big-endian'
     return `is UTF-16 text (${order}, without a byte-order mark), not UTF-8: ${WRITE_JSON}`
   }
-  const text = head
-    .subarray(0, 256)
-    .toString('utf8')
-    .replace(/^\ufeff/, '')
+  const text = withoutByteOrderMark(head.subarray(0, 256).toString('utf8'))
   const first = text.trimStart()
   const line = first.split(/\r?\n/)[0] ?? ''
   // What kubectl writes to stderr, in the file by `2>&1` (or `*>` in PowerShell).
