@@ -59,6 +59,11 @@ describe('cluster items', () => {
       item(1, { github_repository: 'acme/web' }),
       ['[0].github_repository: must be a bare repository name, not owner/name']
     ],
+    // the repository input's rule: not dots alone
+    [
+      item(1, { github_repository: '..' }),
+      ['[0].github_repository: must be a bare repository name, not owner/name']
+    ],
     [
       item(1, { tags: { a: '1', b: '2', c: '3', d: '4', e: '5', f: '6' } }),
       ['[0].tags: must have at most 5 keys']

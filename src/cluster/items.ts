@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
 import { fieldName } from '../shared/text.js'
-import { oneLine } from '../inputs/fields.js'
+import { isRepositoryName, oneLine } from '../inputs/fields.js'
 import type { InputProblem } from '../inputs/problems.js'
 import { DEPLOYMENT_STATUSES, MAX_TAGS, RUNTIME_RISKS } from '../shared/limits.js'
 import { andMore } from '../runner/markdown.js'
@@ -64,11 +64,11 @@ const itemSchema = z.lazy(() =>
         z.enum(DEPLOYMENT_STATUSES, { error: 'must be deployed or decommissioned' })
       ),
       github_repository: z.optional(
-        z.string({ error: 'must be a string' }).check(
-          z.regex(/^[A-Za-z0-9.\-_]{1,100}$/, {
-            error: 'must be a bare repository name, not owner/name'
-          })
-        )
+        z
+          .string({ error: 'must be a string' })
+          .check(
+            z.refine(isRepositoryName, { error: 'must be a bare repository name, not owner/name' })
+          )
       ),
       // Only the shape here: zod builds records by assignment, so a `__proto__` key would slip past
       // its value checks. The entries are checked as data in checkTags.

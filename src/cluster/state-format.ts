@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini'
 import { fieldName, notJsonReason, withoutByteOrderMark } from '../shared/text.js'
-import { oneLine } from '../inputs/fields.js'
+import { isRepositoryName, oneLine } from '../inputs/fields.js'
 import { JOB_LIMIT, type Workload } from './items.js'
 
 export const STATE_FORMAT = 'record-deployment/cluster-state'
@@ -94,7 +94,7 @@ const entryFields = () => ({
   github_repository: z.optional(
     z
       .string({ error: 'must be a string' })
-      .check(z.regex(/^[A-Za-z0-9.\-_]{1,100}$/, { error: 'must be a bare repository name' }))
+      .check(z.refine(isRepositoryName, { error: 'must be a bare repository name' }))
   )
 })
 

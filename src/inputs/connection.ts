@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
 import { DEFAULT_API_VERSION } from '../shared/limits.js'
-import { readText } from './fields.js'
+import { isRepositoryName, readText } from './fields.js'
 import type { Collector } from './problems.js'
 
 export const DEFAULT_API_URL = 'https://api.github.com'
@@ -103,7 +103,6 @@ const apiVersionSchema = z.string().check(
 )
 
 const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/
-const REPO_NAME = /^[A-Za-z0-9._-]{1,100}$/
 
 const orgSchema = z.string().check(
   z.regex(OWNER, {
@@ -121,8 +120,7 @@ const repositorySchema = readText((value, problem) => {
     name === undefined ||
     rest.length > 0 ||
     !OWNER.test(owner) ||
-    !REPO_NAME.test(name) ||
-    /^\.+$/.test(name)
+    !isRepositoryName(name)
   ) {
     problem(`\`${value}\` is not of the form owner/name`)
     return z.NEVER

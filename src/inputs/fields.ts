@@ -25,6 +25,15 @@ export function readText<T>(read: (value: string, problem: (message: string) => 
   )
 }
 
+/**
+ * A repository's bare name as the service takes it: letters, digits, `.`, `_` and `-`, at most
+ * 100, and not dots alone (`.`, `..`): the one rule for the `repository` input, a deployments
+ * item's and a kubectl run's `github_repository`, and the state file's entries.
+ */
+export function isRepositoryName(name: string): boolean {
+  return /^[A-Za-z0-9._-]{1,100}$/.test(name) && !/^\.+$/.test(name)
+}
+
 export const oneOf = (values: readonly string[]) => (issue: { input?: unknown }) =>
   `\`${String(issue.input)}\` is not one of ${values.map(v => `\`${v}\``).join(', ')}`
 

@@ -1,6 +1,6 @@
 import { closeSync, fstatSync } from 'node:fs'
 import { isAbsolute, resolve } from 'node:path'
-import { booleanSchema, readText } from '../../inputs/fields.js'
+import { booleanSchema, isRepositoryName, readText } from '../../inputs/fields.js'
 import type { Collector } from '../../inputs/problems.js'
 import { FileRefused, openRegularFile } from '../../shared/files.js'
 import { splitList } from '../../shared/text.js'
@@ -266,7 +266,7 @@ const repositorySchema = (org: string | undefined) =>
     const slash = value.indexOf('/')
     const owner = slash >= 0 ? value.slice(0, slash) : undefined
     const name = slash >= 0 ? value.slice(slash + 1) : value
-    if (!/^[A-Za-z0-9.\-_]{1,100}$/.test(name)) {
+    if (!isRepositoryName(name)) {
       problem(`\`${value}\` is not a repository name (\`name\` or \`owner/name\`)`)
       return name
     }
