@@ -196,3 +196,21 @@ test('an unreadable `--since` outside Actions gives the pipeline its own fix (`g
   expect(run.stderr).toContain('`--since` must name')
   expect(run.stderr).not.toMatch(/fetch-depth|actions\/checkout/)
 })
+
+test('a record alone reads no event file, as the action does: a broken GITHUB_EVENT_PATH is not opened', async () => {
+  const event = join(dir, 'no-such-event.json')
+  const run = await runToEnd(
+    process.execPath,
+    [CLI, '--digest', DIGEST, '--name', 'web', '--environment', 'production', '--debug'],
+    { cwd: dir, env: { ...env(), GITHUB_EVENT_NAME: 'push', GITHUB_EVENT_PATH: event } }
+  )
+  expect(run.code).toBe(0)
+  expect(run.stderr).not.toContain('the event is read as empty')
+  // labels that discover their pull requests do read it, and say it could not be read
+  const labels = await runToEnd(
+    process.execPath,
+    [CLI, '--labels', 'deployed', '--since', 'HEAD', '--dry-run', '--debug'],
+    { cwd: dir, env: { ...env(), GITHUB_EVENT_NAME: 'push', GITHUB_EVENT_PATH: event } }
+  )
+  expect(labels.stderr).toContain('the event is read as empty')
+})

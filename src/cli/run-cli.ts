@@ -8,7 +8,7 @@ import { InputError, NOTHING_TO_DO, parseInputs, type Inputs } from '../step/par
 import { failureReport, toOutputs } from '../step/report.js'
 import { firstLineOf, resultAfterBug, type RunResult } from '../shared/result.js'
 import { addProxySecrets, addSecret, redact, redactDeep, redactJson } from '../runner/redact.js'
-import { readRunEvent } from '../step/run-event.js'
+import { readRunEventFor } from '../step/run-event.js'
 import { listenForCancel } from '../runner/signals.js'
 import { showControls } from '../shared/untrusted.js'
 import { ACTION_VERSION } from '../shared/version.js'
@@ -74,7 +74,7 @@ export async function runCli(
       ...known.map(p => `--${p.input}: ${p.message === NO_TOKEN ? NO_TOKEN_CLI : p.message}`)
     )
   }
-  const { event, problem } = await readRunEvent()
+  const { event, problem } = await readRunEventFor(inputs?.labels)
   if (inputs?.labels?.pullRequests === 'auto' && event.eventName === '') {
     // Outside Actions there is no event: the checkout is this directory, the commit shipped is
     // its HEAD, and `--since` gives the range whose pull requests get the labels.
