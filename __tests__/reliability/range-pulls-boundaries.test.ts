@@ -192,3 +192,67 @@ describe('a commit lookup that fails', () => {
     ).rejects.toThrow()
   })
 })
+
+describe('subjects that name no merged pull request, and a git-flow question that fails', () => {
+  test('a (#N) naming an issue or an unmerged pull request is left out with a note, no squash note', async () => {
+    const commits: HistoryCommit[] = [
+      { id: 'base', message: 'Start', parents: [] },
+      { id: 'a', message: 'Fix the typo (#3)', parents: ['base'], committer: BUTTON },
+      { id: 'b', message: 'Add search (#4)', parents: ['a'], committer: BUTTON }
+    ]
+    const { found } = await discover(commits, [
+      { number: 3, state: 'open', merged: false, merged_at: null, head_ref: 'typo' },
+      { number: 4, head_ref: 'search' }
+    ])
+    expect(found.numbers).toEqual([4])
+    expect(found.notes.join('\n')).toContain('left out #3')
+    expect(found.notes.join('\n')).not.toContain('read as part of the range')
+  })
+
+  const gitFlow = (): { commits: HistoryCommit[]; pulls: SeedPull[] } => ({
+    commits: [
+      { id: 'base', message: 'Start', parents: [] },
+      { id: 'd1', message: 'Add search', parents: ['base'], pulls: [1], committer: BUTTON },
+      {
+        id: 'merge',
+        message: 'Merge pull request #10 from acme/develop\n\nRelease',
+        parents: ['base', 'd1'],
+        committer: BUTTON
+      }
+    ],
+    pulls: [
+      { number: 1, base_ref: 'develop', head_ref: 'search' },
+      { number: 10, head_ref: 'develop' }
+    ]
+  })
+
+  test('the question answered 500: the branch is taken as one pull requests went into', async () => {
+    const { commits, pulls } = gitFlow()
+    const { found } = await discover(commits, pulls, () =>
+      emulator.addFault({
+        method: 'GET',
+        path: '/repos/acme/web/pulls',
+        fault: { kind: 'status', status: 500, body: { message: 'boom' } }
+      })
+    )
+    expect(found.numbers).toEqual([1, 10])
+  })
+
+  test("the question answered by something other than the API (a portal's 404): the run stops", async () => {
+    const { commits, pulls } = gitFlow()
+    await expect(
+      discover(commits, pulls, () =>
+        emulator.addFault({
+          method: 'GET',
+          path: '/repos/acme/web/pulls',
+          fault: {
+            kind: 'status',
+            status: 404,
+            headers: { 'content-type': 'text/html' },
+            body: '<html><body>Sign in to the portal</body></html>'
+          }
+        })
+      )
+    ).rejects.toThrow()
+  })
+})
