@@ -417,3 +417,68 @@ describe('a state-file entry of another repository is kept', () => {
     60_000
   )
 })
+
+describe('the token echoed escaped or encoded by the service never leaves the step', () => {
+  const everyByte = (t: string, hex: (h: string) => string) =>
+    [...Buffer.from(t)].map(b => `%${hex(b.toString(16).padStart(2, '0'))}`).join('')
+  const forms = (t: string): Record<string, string> => ({
+    'every byte percent-encoded': everyByte(t, h => h.toUpperCase()),
+    'every byte percent-encoded, lower-case hex': everyByte(t, h => h),
+    'percent-encoded twice': everyByte(t, h => h.toUpperCase()).replace(/%/g, '%25'),
+    'JSON unicode escapes': [...t]
+      .map(c => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+      .join(''),
+    'HTML entities': [...t].map(c => `&#${c.charCodeAt(0)};`).join(''),
+    'upper case': t.toUpperCase()
+  })
+  const message = (t: string) =>
+    Object.entries(forms(t))
+      .map(([name, form]) => `${name}: ${form}`)
+      .join('; ')
+  const leaks = (text: string, t: string) =>
+    Object.entries(forms(t))
+      .filter(([, form]) => text.includes(form.slice(0, 24)))
+      .map(([name]) => name)
+      .concat(longestPrefix(text, t) > 0 ? ['raw'] : [])
+
+  test.each([
+    ['a ghs_ token', GHS_TOKEN],
+    ['a 40-hex token', HEX_TOKEN]
+  ])(
+    '%s: the action (outputs, summary, log) and the command line (stdout, stderr)',
+    async (_n, make) => {
+      const token = make()
+      emulator = await startEmulator({ tokens: { [token]: { permissions: 'all' } } })
+      emulator.addFault({
+        method: 'POST',
+        path: DEPLOYMENT,
+        fault: { kind: 'status', status: 422, body: { message: message(token) } }
+      })
+      const run = await runAction(recordInputs(token), { RUNNER_DEBUG: '1' })
+      expect(run.code).toBe(1)
+      const streams = {
+        outputs: JSON.stringify(run.outputs),
+        summary: run.summary,
+        log: run.stdout.replace(ADD_MASK, '') + run.stderr
+      }
+      expect(
+        Object.fromEntries(Object.entries(streams).map(([k, v]) => [k, leaks(v, token)]))
+      ).toEqual({
+        outputs: [],
+        summary: [],
+        log: []
+      })
+      await emulator.close()
+      const cliRun = await echoed(token, {
+        kind: 'status',
+        status: 422,
+        body: { message: message(token) }
+      })
+      expect({ stdout: leaks(cliRun.stdout, token), stderr: leaks(cliRun.stderr, token) }).toEqual({
+        stdout: [],
+        stderr: []
+      })
+    },
+    60_000
+  )
+})

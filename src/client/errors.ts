@@ -105,15 +105,16 @@ function quoted(text: string): string {
 }
 
 /**
- * Where to cut `text` to at most `max` characters: never inside a word (letters, digits and what
- * a token or its encodings hold: `_-+/=%.`), so that no part of a secret is quoted that the
- * redaction, which looks for whole secrets, would not know; never inside a surrogate pair.
+ * Where to cut `text` to at most `max` characters: never inside a word (what lies between blanks
+ * and quotes, as the redaction reads words: a token, or its escaped or encoded forms), so that no
+ * part of a secret is quoted that the redaction, which looks for whole secrets, would not know;
+ * never inside a surrogate pair.
  */
 export function cutBefore(text: string, max: number): number {
   if (text.length <= max) return text.length
+  const inWord = (char: string | undefined) => char !== undefined && !/[\s"'`<>]/.test(char)
   let end = max
-  while (end > 0 && /[\w+/=%.-]/.test(text[end - 1] ?? '') && /[\w+/=%.-]/.test(text[end] ?? ''))
-    end--
+  while (end > 0 && inWord(text[end - 1]) && inWord(text[end])) end--
   if (/[\uD800-\uDBFF]/.test(text[end - 1] ?? '')) end--
   return end
 }

@@ -12,6 +12,7 @@
  * The runner masks registered secrets in the log by exact text only (`core.setSecret`); an escaped
  * or encoded form would pass it, which is why the step redacts its own text here too.
  */
+import { isUtf8 } from 'node:buffer'
 import { cell, codeCell } from './markdown.js'
 
 const MASK = '***'
@@ -77,7 +78,7 @@ export function clearSecrets(): void {
 const AUTHORIZATION =
   /\b(Bearer|Basic|token)(\s+|%20)(?=[A-Za-z0-9+/=._~-]*\d)[A-Za-z0-9+/=._~-]{8,}/gi
 /** GitHub's token shapes: `ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_` and fine-grained `github_pat_`. */
-const GITHUB_TOKEN = /\b(?:gh[pousr]|github_pat)(?:_|\\_|%5F)[A-Za-z0-9_\\]{16,}/g
+const GITHUB_TOKEN = /\b(?:gh[pousr]|github_pat)(?:_|\\_|%5F)[A-Za-z0-9_\\]{16,}/gi
 /**
  * `scheme://user:password@`: up to the last `@` before a blank, a quote, a backtick or `<>`, so a
  * password holding `/`, `#` or `@` (one that does not parse) is masked whole. Markdown's escaped
@@ -95,13 +96,56 @@ const QUERY_SECRET =
 /** `text` with every secret, in every form, as `***`. */
 export function redact(text: string): string {
   if (text === '') return text
+  return masked(text).replace(WORD, word => {
+    if (!ESCAPE.test(word)) return word
+    const plain = decoded(word)
+    return masked(plain) === plain ? word : MASK
+  })
+}
+
+/** The registered forms (whatever their letters' case), then the shapes any secret takes. */
+function masked(text: string): string {
   let out = text
-  for (const form of forms) if (out.includes(form)) out = out.split(form).join(MASK)
+  for (const form of forms) {
+    if (out.includes(form)) out = out.split(form).join(MASK)
+    else if (/^[\x20-\x7e]+$/.test(form) && out.toLowerCase().includes(form.toLowerCase()))
+      out = out.replace(new RegExp(form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), MASK)
+  }
   return out
     .replace(USERINFO, `$1${MASK}$2`)
     .replace(AUTHORIZATION, `$1$2${MASK}`)
     .replace(GITHUB_TOKEN, MASK)
     .replace(QUERY_SECRET, `$1${MASK}`)
+}
+
+/**
+ * An escape a service or a proxy may write a secret in: every byte percent-encoded
+ * (`%67%68%73...`, either case of hex), `\u0067`, `\x67`, `&#103;` or `&#x67;`. A word (what
+ * lies between blanks and quotes) holding one is masked whole when its decoded text holds a
+ * secret; words are found in one pass, so crafted text costs time in proportion to its length.
+ */
+const ESCAPE = /%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|\\x[0-9A-Fa-f]{2}|&#x?[0-9A-Fa-f]{1,6};/
+const WORD = /[^\s"'`<>]+/g
+
+/** `word` with its escapes decoded, up to three levels deep (`%2567` is `%67` is `g`). */
+function decoded(word: string): string {
+  let text = word
+  for (let level = 0; level < 3; level++) {
+    const next = text
+      .replace(/(?:%[0-9A-Fa-f]{2})+/g, run => {
+        const bytes = Buffer.from(run.replace(/%/g, ''), 'hex')
+        return bytes.toString(isUtf8(bytes) ? 'utf8' : 'latin1')
+      })
+      .replace(/\\u([0-9A-Fa-f]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+      .replace(/\\x([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+      .replace(/&#(x?)([0-9A-Fa-f]{1,6});/g, (all, x: string, digits: string) => {
+        const code = parseInt(digits, x ? 16 : 10)
+        return code <= 0x10ffff && (x || /^\d+$/.test(digits)) ? String.fromCodePoint(code) : all
+      })
+    if (next === text) break
+    text = next
+  }
+  return text
 }
 
 /**
