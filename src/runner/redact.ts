@@ -20,7 +20,8 @@ const MASK = '***'
 const SHORTEST = 4
 
 const secrets = new Set<string>()
-let forms: string[] = []
+let texts: string[] = []
+let forms: RegExp[] = []
 
 /** Registers a secret; every form of it is masked from now on. Blank values are ignored. */
 export function addSecret(value: string | undefined): void {
@@ -40,10 +41,11 @@ export function addSecret(value: string | undefined): void {
     all.add(base64(`x-access-token:${s}`))
     all.add(base64(`:${s}`))
   }
-  // Longest first: a form that holds another is masked whole.
-  forms = [...new Set([...forms, ...all])]
+  // Longest first: a form that holds another is masked whole. Whatever the letters' case.
+  texts = [...new Set([...texts, ...all])]
     .filter(f => f.length >= SHORTEST)
     .sort((a, b) => b.length - a.length)
+  forms = texts.map(form => new RegExp(form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'giu'))
 }
 
 /** The proxy passwords in HTTPS_PROXY / HTTP_PROXY (either case), registered as secrets; returned. */
@@ -71,6 +73,7 @@ export function addProxySecrets(env: Record<string, string | undefined>): string
 /** Forgets every registered secret (tests). */
 export function clearSecrets(): void {
   secrets.clear()
+  texts = []
   forms = []
 }
 
@@ -106,11 +109,7 @@ export function redact(text: string): string {
 /** The registered forms (whatever their letters' case), then the shapes any secret takes. */
 function masked(text: string): string {
   let out = text
-  for (const form of forms) {
-    if (out.includes(form)) out = out.split(form).join(MASK)
-    else if (/^[\x20-\x7e]+$/.test(form) && out.toLowerCase().includes(form.toLowerCase()))
-      out = out.replace(new RegExp(form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), MASK)
-  }
+  for (const form of forms) out = out.replace(form, MASK)
   return out
     .replace(USERINFO, `$1${MASK}$2`)
     .replace(AUTHORIZATION, `$1$2${MASK}`)
