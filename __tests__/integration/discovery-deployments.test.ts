@@ -19,7 +19,9 @@ import {
 } from '../../__fixtures__/discovery-run.js'
 import { seedCommits, writeRepository, type HistoryCommit } from '../../__fixtures__/history.js'
 import type { SeedPull } from '../../emulator/index.js'
-import { runAction } from '../../scripts/run-action.js'
+import { projectRoot, runAction } from '../../scripts/run-action.js'
+import { runToEnd } from '../../__fixtures__/packed-cli.js'
+import { TOKEN } from '../../__fixtures__/emulator.js'
 
 useDiscoveryWorld('discovery-deployments')
 
@@ -228,4 +230,36 @@ test('a token without `deployments: read` is told to add it', async () => {
   } finally {
     await limited.close()
   }
+})
+
+test('the command line: `--since previous-deployment --environment production` in the checkout, outside Actions', async () => {
+  const { repoDir } = world('cli')
+  const run = await runToEnd(
+    process.execPath,
+    [
+      join(projectRoot(), 'dist/cli.js'),
+      '--labels',
+      'deployed:production',
+      '--since',
+      'previous-deployment',
+      '--environment',
+      'production'
+    ],
+    {
+      cwd: repoDir,
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        GITHUB_TOKEN: TOKEN,
+        GITHUB_API_URL: emulator.url,
+        GITHUB_REPOSITORY: REPO
+      }
+    }
+  )
+  expect(run.code).toBe(0)
+  // No run id outside Actions: the deployment in progress is passed over as unsuccessful.
+  expect(run.stderr).toContain('#105 (sha')
+  expect(run.stderr).toContain('(in_progress)')
+  expect(run.stderr).toContain('previous successful deployment of environment `production`: #102')
+  expect((JSON.parse(run.stdout) as { 'pull-requests': string })['pull-requests']).toBe('3,4,5')
+  expect(labeled()).toEqual([3, 4, 5])
 })
