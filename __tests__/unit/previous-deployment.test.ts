@@ -185,6 +185,17 @@ test('a denied read (403) names `deployments: read`', async () => {
   expect(chosen.warnings[0]).toContain('the step needs the permission `deployments: read`')
 })
 
+test('known limit: a deploy started after this run that succeeded while it ran is newer, yet taken', async () => {
+  // Run 4300 started after this one (4242) and finished first: without a `concurrency:` group
+  // nothing tells it apart from an older deploy.
+  const t = world([
+    { id: 41, states: ['success'], run: '4300' },
+    { id: 40, states: ['in_progress'], run: RUN },
+    { id: 39, states: ['success'], run: '4100' }
+  ])
+  expect((await choose(t)).base).toBe(sha(41))
+})
+
 test('a status names the run by the path segment of its id, not by a prefix', () => {
   expect(namesRun({ log_url: runUrl('4242') }, '4242')).toBe(true)
   expect(namesRun({ target_url: 'https://github.com/a/b/actions/runs/4242' }, '4242')).toBe(true)
