@@ -1,6 +1,6 @@
 import type { ServiceClient } from '../client/client.js'
 import type { CommitSummary, Pull } from '../service/pulls.js'
-import { isSafeRef } from './inputs.js'
+import { isSafeRef, PREVIOUS_DEPLOYMENT } from './inputs.js'
 import { pullsOfRange, short } from './range-pulls.js'
 import { RangeReader, type Range } from './read-range.js'
 import { list } from './references.js'
@@ -82,7 +82,7 @@ class Discoverer {
   async run(): Promise<void> {
     const { eventName, ref } = this.ctx
     // `since: previous-deployment` asks for a range as a ref in `since` does
-    const since = this.ctx.since ?? this.ctx.previousDeployment?.environment
+    const since = this.ctx.since ?? (this.ctx.previousDeployment ? PREVIOUS_DEPLOYMENT : undefined)
     if (eventName === 'pull_request' || eventName === 'pull_request_target') {
       return this.fromPullRequestEvent()
     }
