@@ -70,6 +70,20 @@ export function demoSeed(now = Date.now()): SeedData {
       ]
     },
     commits: { 'acme/web': commits },
-    refs: { 'acme/web': { 'v1.0.0': sha('c0'), main: head } }
+    refs: { 'acme/web': { 'v1.0.0': sha('c0'), main: head } },
+    // Production last ran v1.0.0 well (GitHub's deployment of the job that deployed it), for
+    // `since: previous-deployment`.
+    deployments: {
+      'acme/web': [
+        {
+          sha: sha('c0'),
+          environment: 'production',
+          statuses: [
+            { state: 'in_progress', log_url: 'https://github.com/acme/web/actions/runs/1/job/1' },
+            { state: 'success', log_url: 'https://github.com/acme/web/actions/runs/1/job/1' }
+          ]
+        }
+      ]
+    }
   }
 }

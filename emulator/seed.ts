@@ -74,10 +74,27 @@ export interface SeedData {
   refs?: Record<string, Record<string, string>>
   /** tags (name to commit sha): refs that the tag list also names */
   tags?: Record<string, Record<string, string>>
+  /** the repository's deployments (GitHub's Deployments API), oldest first */
+  deployments?: Record<string, SeedDeployment[]>
   deploymentRecords?: Record<string, SeedDeploymentRecord[]>
   storageRecords?: Record<string, SeedStorageRecord[]>
   attestedDigests?: 'any' | string[]
   failNextJob?: boolean
+}
+
+/** A deployment: its statuses oldest first (the last is its state now). */
+export interface SeedDeployment {
+  id?: number
+  sha: string
+  ref?: string
+  environment: string
+  created_at?: string
+  statuses?: Array<{
+    state: string
+    created_at?: string
+    log_url?: string
+    target_url?: string
+  }>
 }
 
 function fakeSha(seed: string): string {
@@ -185,6 +202,31 @@ export function seedState(state: EmulatorState, data: SeedData): void {
     Object.assign((state.refs[repo] ??= {}), tags)
     const names = listIn(state.tagNames, repo)
     for (const name of Object.keys(tags)) if (!names.includes(name)) names.push(name)
+  }
+  for (const [key, deployments] of Object.entries(data.deployments ?? {})) {
+    const repo = addRepo(state, key)
+    const list = listIn(state.deployments, repo)
+    for (const seed of deployments) {
+      const id = seed.id ?? 1 + list.reduce((max, d) => Math.max(max, d.id), 0)
+      const created = seed.created_at ?? timestamp()
+      list.push({
+        id,
+        sha: seed.sha,
+        ref: seed.ref ?? 'main',
+        task: 'deploy',
+        environment: seed.environment,
+        created_at: created,
+        statuses: (seed.statuses ?? []).map((status, i) => ({
+          id: id * 100 + i + 1,
+          state: status.state,
+          created_at: status.created_at ?? created,
+          log_url: status.log_url ?? '',
+          target_url: status.target_url ?? status.log_url ?? '',
+          environment_url: '',
+          description: ''
+        }))
+      })
+    }
   }
   for (const [key, records] of Object.entries(data.deploymentRecords ?? {})) {
     const org = addOrg(state, key)

@@ -116,6 +116,28 @@ export interface JobState {
   willFail: boolean
 }
 
+export interface DeploymentStatusState {
+  id: number
+  state: string
+  created_at: string
+  log_url: string
+  target_url: string
+  environment_url: string
+  description: string
+}
+
+/** A deployment of the repository (GitHub's Deployments API, not an artifact's record). */
+export interface DeploymentState {
+  id: number
+  sha: string
+  ref: string
+  task: string
+  environment: string
+  created_at: string
+  /** oldest first */
+  statuses: DeploymentStatusState[]
+}
+
 export interface EmulatorState {
   orgs: string[]
   /** 'owner/name' */
@@ -135,6 +157,8 @@ export interface EmulatorState {
   refs: Record<string, Record<string, string>>
   /** which of the refs are tags (the tag list's names), per repository */
   tagNames: Record<string, string[]>
+  /** the repository's deployments, oldest first, per repository */
+  deployments: Record<string, DeploymentState[]>
   jobs: JobState[]
   /** the next cluster job ends `failed` and writes nothing; cleared when a job takes it */
   failNextJob: boolean
@@ -165,6 +189,7 @@ export function createState(
     commits: {},
     refs: {},
     tagNames: {},
+    deployments: {},
     // Present, so that a reset (which assigns a fresh state over the old) clears it.
     compareLimit: undefined,
     jobs: [],

@@ -307,6 +307,9 @@ function seedWith(shas: History): SeedData {
   for (const commits of Object.values(seed.commits ?? {})) {
     for (const commit of commits) commit.sha = swap(commit.sha)
   }
+  for (const deployments of Object.values(seed.deployments ?? {})) {
+    for (const deployment of deployments) deployment.sha = swap(deployment.sha)
+  }
   for (const refs of Object.values(seed.refs ?? {})) {
     for (const name of Object.keys(refs)) refs[name] = swap(refs[name] ?? '')
     refs[RELEASE_TAG] = shas.c3

@@ -138,7 +138,7 @@ const runnerEnv = (emulator: Emulator) => ({
 })
 
 /** Operations whose answers the emulator shapes in full, checked with unknown fields refused. */
-const ANSWERS_CHECKED = /^(orgs\/.*artifact|orgs\/.*cluster|issues\/.*label)/
+const ANSWERS_CHECKED = /^(orgs\/.*artifact|orgs\/.*cluster|issues\/.*label|repos\/list-deployment)/
 
 /** The contradictions named at the top, resolved as the examples show. */
 function adjustAnswer(schema: Record<string, unknown>): Record<string, unknown> {
@@ -229,6 +229,49 @@ test('a tag push without `since`, the bundled action: the previous release from 
   seen.push(...full.requests.map(request => ({ shape: 'full' as const, request })))
 })
 
+test('`since: previous-deployment`, the bundled action: the deployments of the environment and their statuses', async () => {
+  full.reset()
+  const runUrl = (run: string) => `https://github.com/acme/web/actions/runs/${run}/job/7`
+  full.seed({
+    deployments: {
+      'acme/web': [
+        {
+          id: 1,
+          sha: sha(1),
+          environment: 'production',
+          statuses: [{ state: 'in_progress', log_url: runUrl('1') }, { state: 'success' }]
+        },
+        { id: 2, sha: sha(2), environment: 'production', statuses: [{ state: 'failure' }] },
+        {
+          id: 3,
+          sha: sha(3),
+          environment: 'production',
+          statuses: [{ state: 'in_progress', log_url: runUrl('4242') }]
+        }
+      ]
+    }
+  })
+  const result = await runAction(
+    {
+      token: TOKEN,
+      labels: 'deployed',
+      since: 'previous-deployment',
+      environment: 'production',
+      'dry-run': 'true'
+    },
+    runnerEnv(full)
+  )
+  expect(result.code).toBe(0)
+  expect(result.stdout).toContain('previous successful deployment of environment `production`: #1')
+  expect(full.requests.map(r => r.path)).toEqual(
+    expect.arrayContaining([
+      '/repos/acme/web/deployments',
+      '/repos/acme/web/deployments/1/statuses'
+    ])
+  )
+  seen.push(...full.requests.map(request => ({ shape: 'full' as const, request })))
+})
+
 test('the same jobs in process against answers shaped like the description examples', async () => {
   loseStorageAnswer(examples)
   rateLimitFirstLabelWrite(examples)
@@ -284,6 +327,8 @@ test('every request conforms to the description, and every checked answer too', 
     'GET /orgs/{org}/artifacts/{subject_digest}/metadata/storage-records',
     'GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls',
     'GET /repos/{owner}/{repo}/compare/{basehead}',
+    'GET /repos/{owner}/{repo}/deployments',
+    'GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses',
     'GET /repos/{owner}/{repo}/issues/{issue_number}',
     'GET /repos/{owner}/{repo}/issues/{issue_number}/labels',
     'GET /repos/{owner}/{repo}/labels/{name}',

@@ -4,6 +4,7 @@ import type { Log } from '../client/log.js'
 import { cliLog } from '../runner/stdio-writer.js'
 import { NO_TOKEN } from '../inputs/connection.js'
 import { FIX_HISTORY, FIX_SHALLOW } from '../labels/read-range.js'
+import { PREVIOUS_DEPLOYMENT } from '../labels/inputs.js'
 import { InputError, NOTHING_TO_DO, parseInputs, type Inputs } from '../step/parse-inputs.js'
 import { failureReport, toOutputs } from '../step/report.js'
 import { firstLineOf, resultAfterBug, type RunResult } from '../shared/result.js'
@@ -79,10 +80,12 @@ export async function runCli(
     // Outside Actions there is no event: the checkout is this directory, the commit shipped is
     // its HEAD, and `--since` gives the range whose pull requests get the labels.
     // (the log names the range by the flag: `Labels: --since v1.0.0: #12 from commit subjects`)
-    event.eventName = `--since ${inputs.labels.since ?? ''}`
+    const since =
+      inputs.labels.since ?? (inputs.labels.previousDeployment ? PREVIOUS_DEPLOYMENT : undefined)
+    event.eventName = `--since ${since ?? ''}`
     event.workspace ??= process.cwd()
     if (!event.sha) event.sha = headOf(event.workspace) ?? ''
-    problems.push(...labelProblems(inputs.labels.since, event.sha, event.workspace))
+    problems.push(...labelProblems(since, event.sha, event.workspace))
   }
   if (problems.length > 0 || !inputs) {
     io.stderr(

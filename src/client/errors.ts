@@ -182,7 +182,9 @@ export function permissionHint(
       ? `artifact-metadata: ${write ? 'write' : 'read'}`
       : /\/(labels|issues)(\/|$)/.test(path)
         ? `issues: ${write ? 'write' : 'read'} or pull-requests: ${write ? 'write' : 'read'}`
-        : undefined)
+        : /^\/repos\/[^/]+\/[^/]+\/deployments(\/|\?|$)/.test(path)
+          ? `deployments: ${write ? 'write' : 'read'}`
+          : undefined)
   const lines: string[] = []
   if (needed) {
     lines.push(

@@ -218,7 +218,10 @@ async function findTargets(
         ...options.discovery,
         owner,
         repo,
-        ...(since !== undefined ? { since } : {})
+        ...(since !== undefined ? { since } : {}),
+        ...(since === undefined && inputs.previousDeployment?.environment !== undefined
+          ? { previousDeployment: { environment: inputs.previousDeployment.environment } }
+          : {})
       },
       known
     )

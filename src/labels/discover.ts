@@ -1,10 +1,11 @@
 import type { ServiceClient } from '../client/client.js'
 import type { CommitSummary, Pull } from '../service/pulls.js'
-import { isSafeRef } from './inputs.js'
+import { isSafeRef, PREVIOUS_DEPLOYMENT } from './inputs.js'
 import { pullsOfRange, short } from './range-pulls.js'
 import { RangeReader, type Range } from './read-range.js'
 import { list } from './references.js'
 import { previousRelease } from './previous-release.js'
+import { previousDeployment } from './previous-deployment.js'
 
 export { MAX_COMMIT_LOOKUPS } from './range-pulls.js'
 
@@ -24,6 +25,10 @@ export interface DiscoveryContext {
   since?: string
   /** the checkout (`GITHUB_WORKSPACE`), read with git when it has the history */
   workspace?: string
+  /** `GITHUB_RUN_ID`: this run's own deployment names it */
+  runId?: string
+  /** `since: previous-deployment`: the range starts at this environment's previous deployment */
+  previousDeployment?: { environment: string }
 }
 
 export interface Discovery {
@@ -75,7 +80,9 @@ class Discoverer {
   }
 
   async run(): Promise<void> {
-    const { eventName, ref, since } = this.ctx
+    const { eventName, ref } = this.ctx
+    // `since: previous-deployment` asks for a range as a ref in `since` does
+    const since = this.ctx.since ?? (this.ctx.previousDeployment ? PREVIOUS_DEPLOYMENT : undefined)
     if (eventName === 'pull_request' || eventName === 'pull_request_target') {
       return this.fromPullRequestEvent()
     }
@@ -144,6 +151,8 @@ class Discoverer {
       return
     }
     let base = this.ctx.since
+    if (base === undefined && this.ctx.previousDeployment)
+      return this.fromPreviousDeployment(what, head, this.ctx.previousDeployment.environment)
     if (base === undefined) {
       const previous = await previousRelease(this.range, what, head, tag)
       this.notes.push(...previous.notes)
@@ -164,6 +173,31 @@ class Discoverer {
           'start elsewhere, set `since` to the ref or sha to start from'
       )
     }
+  }
+
+  /** The range from the environment's previous successful deployment (previous-deployment.ts). */
+  private async fromPreviousDeployment(what: string, head: string, environment: string) {
+    const { owner, repo, runId } = this.ctx
+    const deployment = this.payload['deployment']
+    const eventDeploymentId = isRecord(deployment) ? deployment['id'] : undefined
+    const previous = await previousDeployment(this.client, owner, repo, what, {
+      environment,
+      ...(runId !== undefined ? { runId } : {}),
+      ...(typeof eventDeploymentId === 'number' ? { eventDeploymentId } : {})
+    })
+    this.notes.push(...previous.notes)
+    this.warnings.push(...previous.warnings)
+    if (previous.base === undefined) return
+    const range = await this.range.read(previous.base, head)
+    if ('warning' in range) return void this.warnings.push(`${what}: ${range.warning}`)
+    await this.fromCommits(what, range)
+    if (range.commits.length === 0)
+      this.warnings.push(
+        `${what}: found no pull requests, because the range from environment \`${environment}\`'s ` +
+          `previous deployment ${short(previous.base)} to ${short(head)} holds no commit (the ` +
+          'same commit, or an older one: a rollback): if the range should start elsewhere, set ' +
+          '`since` to the ref or sha to start from'
+      )
   }
 
   private async fromCommits(

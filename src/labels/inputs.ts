@@ -22,6 +22,11 @@ export interface LabelInputs {
   pullRequests: 'auto' | 'none' | number[]
   /** base ref or sha of the range for `pull-requests: auto` */
   since?: string
+  /**
+   * `since: previous-deployment`: the range starts at the previous successful deployment of the
+   * environment (`environment`, filled in by the step's parser, which sees the records' inputs)
+   */
+  previousDeployment?: { environment?: string }
   labelLinkedIssues: boolean
   /** what the names look like that is allowed but may not be meant (a name mixing scripts) */
   warnings?: string[]
@@ -89,8 +94,11 @@ export function parseLabelInputs(raw: LabelRawInputs): {
 
   let since: string | undefined
   const rawSince = text('since')
+  const previousDeployment = isPreviousDeploymentWord(rawSince)
   if (rawSince !== '') {
-    if (!isSafeRef(rawSince))
+    if (previousDeployment) {
+      // the word, not a ref: a branch of that name is `refs/heads/previous-deployment`
+    } else if (!isSafeRef(rawSince))
       problem('since', `\`${rawSince}\` is not a ref or sha (like v1.2.0 or a commit sha)`)
     else since = rawSince
     if (pullRequests !== undefined && pullRequests !== 'auto')
@@ -124,6 +132,7 @@ export function parseLabelInputs(raw: LabelRawInputs): {
       ...(description !== undefined ? { description } : {}),
       pullRequests,
       ...(since !== undefined ? { since } : {}),
+      ...(previousDeployment ? { previousDeployment: {} } : {}),
       labelLinkedIssues,
       ...(warnings.length > 0 ? { warnings } : {})
     },
@@ -194,6 +203,17 @@ function parsePullRequests(
   }
   if (bad) return undefined
   return numbers
+}
+
+/**
+ * The word of `since` that starts the range at the environment's previous successful deployment,
+ * in any case. A ref can never be it: a branch or tag named so is given as
+ * `refs/heads/previous-deployment` or `refs/tags/previous-deployment`.
+ */
+export const PREVIOUS_DEPLOYMENT = 'previous-deployment'
+
+export function isPreviousDeploymentWord(value: string): boolean {
+  return value.trim().toLowerCase() === PREVIOUS_DEPLOYMENT
 }
 
 /**

@@ -5,10 +5,15 @@ import {
   type ClusterInputs,
   type FileReader
 } from '../cluster/inputs.js'
-import { LABEL_INPUT_NAMES, parseLabelInputs, type LabelInputs } from '../labels/inputs.js'
+import {
+  LABEL_INPUT_NAMES,
+  isPreviousDeploymentWord,
+  parseLabelInputs,
+  type LabelInputs
+} from '../labels/inputs.js'
 import { parseRecordInputs, type RecordInputs } from '../records/inputs.js'
 import { readConnection, type Connection } from '../inputs/connection.js'
-import { readText, booleanSchema } from '../inputs/fields.js'
+import { readText, booleanSchema, nameText } from '../inputs/fields.js'
 import { INPUT_DEFAULTS, withoutDefaults, type RawInputs } from '../inputs/names.js'
 import { Collector, InputError, type InputProblem } from '../inputs/problems.js'
 
@@ -51,7 +56,18 @@ export function parseInputs(raw: RawInputs, env: Env = process.env, files?: File
   const c = new Collector(raw)
   const { connection, repository } = readConnection(c, env)
   const wholeCluster = wantsWholeCluster(raw)
-  const records = parseRecordInputs(raw, { wholeCluster })
+  // `since: previous-deployment` names its environment with `environment`; without `digest` (and
+  // a whole cluster) no record is asked for: `environment` is then the labels' alone.
+  const labelsEnvironment =
+    isPreviousDeploymentWord(raw['since'] ?? '') && !wholeCluster && !c.given('digest')
+      ? c.take('environment', nameText(1, 128))
+      : undefined
+  const records = parseRecordInputs(
+    labelsEnvironment !== undefined || c.failed('environment')
+      ? { ...raw, environment: undefined }
+      : raw,
+    { wholeCluster }
+  )
   const cluster = parseClusterInputs(raw, env, files, {
     serviceRepository: connection?.serviceRepository,
     org: connection?.org
@@ -72,6 +88,26 @@ export function parseInputs(raw: RawInputs, env: Env = process.env, files?: File
       message: 'is required for labels: the repository whose issues and pull requests get them'
     })
   }
+  const previousDeployment = labels.value?.previousDeployment && {
+    environment:
+      labelsEnvironment ??
+      records.value?.deployment?.logicalEnvironment ??
+      cluster.value?.logicalEnvironment
+  }
+  if (
+    previousDeployment &&
+    previousDeployment.environment === undefined &&
+    !c.failed('environment') &&
+    !c.given('environment')
+  ) {
+    problems.push({
+      input: 'since',
+      message:
+        '`previous-deployment` starts at the previous successful deployment of `environment`, ' +
+        'which is empty: set `environment` to the environment the job deploys to (its ' +
+        '`environment:`), or set `since` to a ref or sha'
+    })
+  }
   const labelsFailed = labels.problems.some(p =>
     (LABEL_INPUT_NAMES as readonly string[]).includes(p.input)
   )
@@ -88,7 +124,8 @@ export function parseInputs(raw: RawInputs, env: Env = process.env, files?: File
     deployment: records.value?.deployment,
     storage: records.value?.storage,
     cluster: cluster.value,
-    labels: labels.value,
+    labels:
+      labels.value && previousDeployment ? { ...labels.value, previousDeployment } : labels.value,
     dryRun,
     maxRetries
   }

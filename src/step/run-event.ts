@@ -3,7 +3,10 @@ import type { DiscoveryContext } from '../labels/discover.js'
 import type { LabelInputs } from '../labels/inputs.js'
 
 /** What the workflow run says about its event. */
-export type RunEvent = Pick<DiscoveryContext, 'eventName' | 'payload' | 'sha' | 'ref' | 'workspace'>
+export type RunEvent = Pick<
+  DiscoveryContext,
+  'eventName' | 'payload' | 'sha' | 'ref' | 'workspace' | 'runId'
+>
 
 export interface RunEventReading {
   event: RunEvent
@@ -86,7 +89,8 @@ function eventOfVariables(): RunEvent {
     payload: {},
     sha: env['GITHUB_SHA'] ?? '',
     ref: env['GITHUB_REF'] ?? '',
-    workspace: env['GITHUB_WORKSPACE']
+    workspace: env['GITHUB_WORKSPACE'],
+    ...(env['GITHUB_RUN_ID'] ? { runId: env['GITHUB_RUN_ID'] } : {})
   }
 }
 
