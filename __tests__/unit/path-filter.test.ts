@@ -121,14 +121,26 @@ test('the list is split as `labels` is, order kept and nothing merged', () => {
 
 test('bad patterns are each named, with what to write instead', () => {
   const { filter, problems } = parsePaths(
-    ['web/[a-', '!', '/web/**', 'web/', '?x', 'a**+', 'x[]', 'x[!a]', 'x[a-Z]', 'x[/]', 'tail\\'].join('\n')
+    [
+      'web/[a-',
+      '!',
+      '/web/**',
+      'web/',
+      '?x',
+      'a**+',
+      'x[]',
+      'x[!a]',
+      'x[a-Z]',
+      'x[/]',
+      'tail\\'
+    ].join('\n')
   )
   expect(filter).toBeUndefined()
   expect(problems).toEqual([
     '`web/[a-` has a `[` without its `]` (`\\[` is the character itself)',
     '`!` is `!` and nothing after it: name the paths to leave out',
     "`/web/**` starts with `/` or `./`: patterns start at the repository's root without it (`web/**`)",
-    '`web/` ends with `/`, which no file does: a folder\'s files are `web/**`',
+    "`web/` ends with `/`, which no file does: a folder's files are `web/**`",
     '`?x` has `?` after no character: `?` makes the character before it optional (`\\?` is the character itself)',
     '`a**+` has `+` after no character: `+` makes the character before it repeat (`\\+` is the character itself)',
     '`x[]` has an empty `[]`: list the characters one place may be, like `[0-9]`',

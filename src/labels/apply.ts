@@ -218,7 +218,8 @@ async function findTargets(
         ...options.discovery,
         owner,
         repo,
-        ...(since !== undefined ? { since } : {})
+        ...(since !== undefined ? { since } : {}),
+        ...(inputs.paths !== undefined ? { paths: inputs.paths } : {})
       },
       known
     )

@@ -125,7 +125,8 @@ function compilePattern(given: string): PathPattern | string {
       i = end
     } else if (c === '\\') {
       const next = body[i + 1]
-      if (next === undefined) return 'ends with a lone `\\`: `\\` takes the character after it as it is'
+      if (next === undefined)
+        return 'ends with a lone `\\`: `\\` takes the character after it as it is'
       regex += escapeRegex(next)
       quantifiable = true
       i += 1
@@ -149,7 +150,8 @@ function classOf(inside: string): { regex: string } | { problem: string } {
   const chars = [...inside]
   for (let i = 0; i < chars.length; i++) {
     const c = chars[i] as string
-    if (c === '/') return { problem: 'has a `/` inside `[...]`: one place in a name is never a `/`' }
+    if (c === '/')
+      return { problem: 'has a `/` inside `[...]`: one place in a name is never a `/`' }
     if (chars[i + 1] === '-' && i + 2 < chars.length) {
       const to = chars[i + 2] as string
       const same = RANGE_ENDS.find(r => r.test(c) && r.test(to))
