@@ -263,3 +263,73 @@ describe('the pull_request event counts only when its pull request changed a mat
     expect(results).toEqual([[], [1]])
   })
 })
+
+test('the service cannot tell: a pull request of more than 3000 files counts with a warning; a 403 names pull-requests: read', async () => {
+  const repoDir = join(dir, 'untold')
+  const shas = writeRepository(repoDir, HISTORY, 'a7', TAGS)
+  emulator.reset()
+  // #2 changed 3001 files, its one web file past the 3000 the service lists.
+  const many = [...Array.from({ length: 3000 }, (_, i) => `api/generated/f${i}.ts`), 'web/late.ts']
+  emulator.seed({
+    pulls: { [REPO]: PULLS.map(p => (p.number === 2 ? { ...p, files: many } : p)) },
+    commits: { [REPO]: seedCommits(HISTORY, shas) },
+    tags: {
+      [REPO]: Object.fromEntries(Object.entries(TAGS).map(([t, id]) => [t, shas[id] as string]))
+    }
+  })
+  emulator.addFault({
+    method: 'GET',
+    path: `/repos/${REPO}/pulls/4/files`,
+    fault: {
+      kind: 'status',
+      status: 403,
+      body: { message: 'Resource not accessible by integration' }
+    }
+  })
+  const run = await runLabels(
+    { repository: REPO, paths: 'web/**' },
+    tagPush('web-v1.2.0', shas['a7'])
+  )
+  expect(run.code).toBe(0)
+  // #2 counts (it may have changed web/), and so do #4 to #7, whose files were not read.
+  expect(labeled(REPO)).toEqual([1, 2, 3, 4, 5, 6, 7])
+  expect(warnings(run)).toEqual([
+    expect.stringMatching(
+      /#2 changed more files than the service lists \(3000\), and none of those listed is in web\/\*\*: it counts/
+    ),
+    expect.stringMatching(
+      /GET \/repos\/acme\/shop\/pulls\/4\/files answered 403: .*`pull-requests: read`.*#4, #5, #6 and #7 count without/
+    )
+  ])
+  expect(run.stdout).toContain(
+    'paths: #1 and #3 changed files in web/**; #2, #4, #5, #6 and #7 count, as their files could ' +
+      'not all be told (see the warnings) (files listed by the service: 32 reads)'
+  )
+  // One read for #1 and #3, 30 pages of 100 for #2, the refused one for #4; none after it.
+  expect(filesReads()).toBe(1 + 30 + 1 + 1)
+})
+
+test.each(BOTH)('a branch push passes `paths` too, %s', async (_name, withHistory) => {
+  const repoDir = join(dir, `push-${withHistory ? 'git' : 'service'}`)
+  const shas = writeRepository(repoDir, HISTORY, 'm6', TAGS)
+  emulator.reset()
+  emulator.seed({
+    pulls: { [REPO]: PULLS },
+    commits: { [REPO]: seedCommits(HISTORY, shas) }
+  })
+  // The push brought #3 to #6: #3 and #5 changed web/.
+  const run = await runLabels(
+    { repository: REPO, paths: 'web/**' },
+    {
+      eventName: 'push',
+      event: { ref: 'refs/heads/main', before: shas['p2'], after: shas['m6'], commits: [] },
+      sha: shas['m6'],
+      ref: 'refs/heads/main',
+      ...(withHistory ? { workspace: repoDir } : {})
+    }
+  )
+  expect(run.code).toBe(0)
+  expect(warnings(run)).toEqual([])
+  expect(labeled(REPO)).toEqual([3, 5])
+  expect(filesReads()).toBe(withHistory ? 0 : 4)
+})

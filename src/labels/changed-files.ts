@@ -50,6 +50,7 @@ export async function keepByPaths(ctx: PathsContext, numbers: number[]): Promise
   const patterns = describePaths(ctx.filter)
   const fromGit = ctx.workspace ? await filesFromGit(ctx, ctx.workspace, numbers) : new Map()
   const kept: number[] = []
+  const matched: number[] = []
   const left: number[] = []
   const untold: string[] = []
   let reads = 0
@@ -81,8 +82,10 @@ export async function keepByPaths(ctx: PathsContext, numbers: number[]): Promise
         continue
       }
     }
-    if (firstIncluded(ctx.filter, files) !== undefined) kept.push(number)
-    else if (complete) left.push(number)
+    if (firstIncluded(ctx.filter, files) !== undefined) {
+      kept.push(number)
+      matched.push(number)
+    } else if (complete) left.push(number)
     else {
       kept.push(number)
       outcome.warnings.push(
@@ -99,23 +102,30 @@ export async function keepByPaths(ctx: PathsContext, numbers: number[]): Promise
       : fromGit.size > 0
         ? `files read with git, ${numbers.length - fromGit.size} listed by the service: ${reads} read${reads === 1 ? '' : 's'}`
         : `files listed by the service: ${reads} read${reads === 1 ? '' : 's'}`
-  const keptText =
-    kept.length > 0
-      ? `${list(kept)} changed files in ${patterns}`
+  const counted = kept.filter(n => !matched.includes(n))
+  const parts = [
+    matched.length > 0
+      ? `${list(matched)} changed files in ${patterns}`
       : `none changed files in ${patterns}`
-  outcome.notes.push(
-    `paths: ${keptText}${left.length > 0 ? `; left out ${list(left)}, which changed none` : ''} (${how})`
-  )
+  ]
+  if (counted.length > 0)
+    parts.push(
+      `${list(counted)} count${counted.length === 1 ? 's' : ''}, as ` +
+        `${counted.length === 1 ? 'its' : 'their'} files could not all be told (see the warnings)`
+    )
+  if (left.length > 0) parts.push(`left out ${list(left)}, which changed none`)
+  outcome.notes.push(`paths: ${parts.join('; ')} (${how})`)
   if (stopped) {
     outcome.warnings.push(
       `paths: ${stopped}. ${list(unasked)} count${unasked.length === 1 ? 's' : ''} without ` +
-        'its files read, as the files that would leave it out cannot be told.'
+        `${unasked.length === 1 ? 'its' : 'their'} files read, as what would leave ` +
+        `${unasked.length === 1 ? 'it' : 'them'} out cannot be told.`
     )
   }
   if (untold.length > 0) {
     outcome.warnings.push(
       `paths: could not list the files of ${untold.join(', ')}: ` +
-        `${untold.length === 1 ? 'it counts' : 'they count'}, as the files that would leave ` +
+        `${untold.length === 1 ? 'it counts' : 'they count'}, as what would leave ` +
         `${untold.length === 1 ? 'it' : 'them'} out cannot be told.`
     )
   }
