@@ -199,6 +199,9 @@ describe('a monorepo deploy with `paths: web/**` labels only pull requests that 
       )
       // Git says the files with no request; without the history, one read each.
       expect(filesReads()).toBe(withHistory ? 0 : 7)
+      // The summary's count of reads holds them: every GET the service saw.
+      const gets = emulator.requests.filter(r => r.method === 'GET').length
+      expect(run.summary).toContain(`${gets} reads and 5 writes were sent.`)
       expect(run.stdout).toContain(
         withHistory ? '(files read with git)' : '(files listed by the service: 7 reads)'
       )
