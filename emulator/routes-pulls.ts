@@ -1,3 +1,5 @@
+// Over 300 lines: the pull request family's reads side by side (a pull request, its commits and
+// files, the list, commit lookups, compare, tags), sharing the JSON shapes they answer in.
 import { createHash } from 'node:crypto'
 import { ApiError, notFound, paginate, type Reply, type RouteContext } from './http.js'
 import type { Route } from './router.js'
