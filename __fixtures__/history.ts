@@ -23,9 +23,9 @@ export interface HistoryCommit {
   committer?: string
   /**
    * files the commit writes (path to content) over its first parent's tree; a merge lists what
-   * its other parents bring. None: the commit changes no file.
+   * its other parents bring; `null` deletes the path. None: the commit changes no file.
    */
-  files?: Record<string, string>
+  files?: Record<string, string | null>
 }
 
 export const git = (cwd: string, ...args: string[]): string =>
@@ -78,7 +78,8 @@ export function writeRepository(
     if (first !== undefined) parts.push(`from :${markOf(first)}`)
     others.forEach(p => parts.push(`merge :${markOf(p)}`))
     for (const [path, content] of Object.entries(commit.files ?? {})) {
-      parts.push(`M 100644 inline ${path}`, `data ${Buffer.byteLength(content)}`, content)
+      if (content === null) parts.push(`D ${path}`)
+      else parts.push(`M 100644 inline ${path}`, `data ${Buffer.byteLength(content)}`, content)
     }
   })
   parts.push('reset refs/heads/main', `from :${markOf(head)}`)

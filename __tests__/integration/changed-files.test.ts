@@ -70,3 +70,29 @@ test('a rename counts for the path it left and the one it took', async () => {
   expect((await keepByPaths({ ...ctx, filter: filter('api/**') }, [4])).numbers).toEqual([4])
   expect((await keepByPaths({ ...ctx, filter: filter('worker/**') }, [4])).numbers).toEqual([])
 })
+
+test('with git too: a file moved from web/ to api/ counts for both', async () => {
+  const moved: HistoryCommit[] = [
+    ...HISTORY,
+    {
+      id: 'mv',
+      message: 'Move (#5)',
+      parents: ['c2'],
+      files: { 'web/a.ts': null, 'api/a.ts': 'a' }
+    }
+  ]
+  const repoDir = join(dir, 'moved')
+  const shas = writeRepository(repoDir, moved, 'mv')
+  emulator.reset()
+  const ctx = {
+    client,
+    owner: 'acme',
+    repo: 'shop',
+    workspace: repoDir,
+    commitsOf: new Map([[5, new Set([shas['mv'] as string])]])
+  }
+  expect((await keepByPaths({ ...ctx, filter: filter('web/**') }, [5])).numbers).toEqual([5])
+  expect((await keepByPaths({ ...ctx, filter: filter('api/**') }, [5])).numbers).toEqual([5])
+  expect((await keepByPaths({ ...ctx, filter: filter('worker/**') }, [5])).numbers).toEqual([])
+  expect(fileReads()).toBe(0)
+})
