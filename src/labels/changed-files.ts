@@ -12,6 +12,8 @@
  * - a squash commit: the whole pull request in one commit.
  * - a rebase merge: one commit per commit of the pull request, each found by the commit lookup;
  *   together they changed what the pull request did.
+ * This relies on range-pulls telling every commit it tied to a pull request (`owned`): today it
+ * looks up every main-line commit no subject names, so each commit of a rebase merge is told.
  * The event's pull request (`pull_request`) is `base...head`, from their merge base, as the
  * service lists its files. A pull request whose commits git cannot read (one of them is not in
  * the checkout, or discovery found it another way) is asked of the service.
