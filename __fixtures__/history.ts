@@ -21,6 +21,11 @@ export interface HistoryCommit {
   pulls?: number[]
   /** the committer's email: `noreply@github.com` for what the merge button made (squash, rebase) */
   committer?: string
+  /**
+   * files the commit writes (path to content) over its first parent's tree; a merge lists what
+   * its other parents bring; `null` deletes the path. None: the commit changes no file.
+   */
+  files?: Record<string, string | null>
 }
 
 export const git = (cwd: string, ...args: string[]): string =>
@@ -72,6 +77,10 @@ export function writeRepository(
     )
     if (first !== undefined) parts.push(`from :${markOf(first)}`)
     others.forEach(p => parts.push(`merge :${markOf(p)}`))
+    for (const [path, content] of Object.entries(commit.files ?? {})) {
+      if (content === null) parts.push(`D ${path}`)
+      else parts.push(`M 100644 inline ${path}`, `data ${Buffer.byteLength(content)}`, content)
+    }
   })
   parts.push('reset refs/heads/main', `from :${markOf(head)}`)
   for (const [name, id] of Object.entries(tags))

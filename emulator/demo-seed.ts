@@ -51,6 +51,7 @@ export function demoSeed(now = Date.now()): SeedData {
           title: 'Add health check',
           body: 'Fixes #11',
           head_sha: sha('h12'),
+          files: ['web/CHANGES'],
           merged_at: mergedAt(12),
           labels: ['deployed:staging']
         },
@@ -58,6 +59,7 @@ export function demoSeed(now = Date.now()): SeedData {
           number: 13,
           title: 'Cache static assets',
           head_sha: sha('h13'),
+          files: ['web/CHANGES'],
           merged_at: mergedAt(13),
           labels: ['deployed:staging']
         },
@@ -65,6 +67,7 @@ export function demoSeed(now = Date.now()): SeedData {
           number: 14,
           title: 'Tune connection pool',
           head_sha: sha('h14'),
+          files: ['web/CHANGES'],
           merged_at: mergedAt(14)
         }
       ]

@@ -1,3 +1,6 @@
+// Over 300 lines: the pull request family's reads side by side (a pull request, its commits and
+// files, the list, commit lookups, compare, tags), sharing the JSON shapes they answer in.
+import { createHash } from 'node:crypto'
 import { ApiError, notFound, paginate, type Reply, type RouteContext } from './http.js'
 import type { Route } from './router.js'
 import { labelJson, requireIssue } from './routes-labels.js'
@@ -90,6 +93,41 @@ function listPullCommits(ctx: RouteContext): Reply {
   })
   const page = paginate(ctx, commits.slice(0, MAX_PULL_COMMITS))
   return { status: 200, headers: page.headers, body: page.items.map(c => commitJson(ctx, c)) }
+}
+
+/** The most files `pulls/{n}/files` lists (the service's documented limit). */
+const MAX_PULL_FILES = 3000
+
+/**
+ * `pulls/{n}/files`: the paths the pull request was seeded with, paged (30 a page unless
+ * `per_page` says, at most 100), at most 3000 of them; a seeded `old => new` is a rename.
+ */
+function listPullFiles(ctx: RouteContext): Reply {
+  const raw = ctx.params.number ?? ''
+  const issue = /^\d+$/.test(raw) ? findIssue(ctx.state, ctx.repo, Number(raw)) : undefined
+  if (!issue?.pull || issue.deleted) throw notFound()
+  const page = paginate(ctx, issue.pull.files.slice(0, MAX_PULL_FILES))
+  return {
+    status: 200,
+    headers: page.headers,
+    body: page.items.map(entry => {
+      const [from, to] = entry.split(' => ')
+      const filename = to ?? entry
+      const sha = createHash('sha1').update(`${ctx.repo}:${filename}`).digest('hex')
+      return {
+        sha,
+        filename,
+        status: to !== undefined ? 'renamed' : 'modified',
+        additions: 1,
+        deletions: 1,
+        changes: 2,
+        blob_url: `https://github.com/${ctx.repo}/blob/${sha}/${filename}`,
+        raw_url: `https://github.com/${ctx.repo}/raw/${sha}/${filename}`,
+        contents_url: `${ctx.baseUrl}/repos/${ctx.repo}/contents/${filename}?ref=${sha}`,
+        ...(to !== undefined ? { previous_filename: from } : {})
+      }
+    })
+  }
 }
 
 /** `tags`: the seeded tags, newest name first (the service's order is not one to count on). */
@@ -246,6 +284,12 @@ export const pullRoutes: Route[] = [
     pattern: `${R}/pulls/:number/commits`,
     permission: PULL_READ,
     handler: listPullCommits
+  },
+  {
+    method: 'GET',
+    pattern: `${R}/pulls/:number/files`,
+    permission: PULL_READ,
+    handler: listPullFiles
   },
   // Metadata: every token that sees the repository may list its tags.
   { method: 'GET', pattern: `${R}/tags`, permission: [[]], handler: listTags },

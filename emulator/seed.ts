@@ -42,6 +42,8 @@ export interface SeedPull extends SeedIssue {
   merge_commit_sha?: string | null
   /** the shas `pulls/{n}/commits` lists (seeded commits), oldest first */
   commits?: string[]
+  /** the paths `pulls/{n}/files` lists (`old => new` for a rename) */
+  files?: string[]
 }
 
 export interface SeedCommit {
@@ -147,7 +149,8 @@ function seedPull(state: EmulatorState, repo: string, seed: SeedPull): void {
         : merged
           ? fakeSha(`${repo}#${seed.number}:merge`)
           : null,
-    commits: [...(seed.commits ?? [])]
+    commits: [...(seed.commits ?? [])],
+    files: [...(seed.files ?? [])]
   }
 }
 

@@ -19,6 +19,8 @@ export interface PullState {
   merge_commit_sha: string | null
   /** what `pulls/{n}/commits` lists: commit shas, oldest first */
   commits: string[]
+  /** what `pulls/{n}/files` lists: the paths it changed (`old => new` for a rename) */
+  files: string[]
 }
 
 // Issues and pull requests share one number space, so a pull request is an issue with `pull`.

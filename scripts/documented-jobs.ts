@@ -289,8 +289,10 @@ async function makeHistory(dir: string): Promise<History> {
   const shas = {} as History
   let time = 1_767_000_000
   for (const [name, message] of Object.entries(messages) as Array<[keyof History, string]>) {
-    await writeFile(join(dir, 'CHANGES'), `${name}\n`, { flag: 'a' })
-    git(dir, ['add', 'CHANGES'])
+    // Under web/: the monorepo examples' `paths: web/**` takes every shipped pull request in.
+    await mkdir(join(dir, 'web'), { recursive: true })
+    await writeFile(join(dir, 'web', 'CHANGES'), `${name}\n`, { flag: 'a' })
+    git(dir, ['add', 'web/CHANGES'])
     git(dir, ['commit', '-q', '-m', message], time++)
     shas[name] = git(dir, ['rev-parse', 'HEAD']).trim()
   }

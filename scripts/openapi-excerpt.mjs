@@ -33,6 +33,7 @@ export const TEMPLATES = [
   '/repos/{owner}/{repo}/pulls',
   '/repos/{owner}/{repo}/pulls/{pull_number}',
   '/repos/{owner}/{repo}/pulls/{pull_number}/commits',
+  '/repos/{owner}/{repo}/pulls/{pull_number}/files',
   '/repos/{owner}/{repo}/commits/{commit_sha}/pulls',
   '/repos/{owner}/{repo}/compare/{basehead}',
   '/repos/{owner}/{repo}/compare/{base}...{head}',

@@ -32,12 +32,24 @@ const SEED: SeedData = {
   labels: { 'acme/web': [{ name: 'deployed', color: 'ededed' }, { name: 'staging' }] },
   pulls: {
     'acme/web': [
-      { number: 12, merged: true, body: 'Fixes #20', labels: ['staging'] },
-      { number: 14, merged: true },
-      { number: 16, merged: true, head_ref: 'cache' },
+      {
+        number: 12,
+        merged: true,
+        body: 'Fixes #20',
+        labels: ['staging'],
+        files: ['web/retry.ts', 'api/old.ts => api/retry.ts']
+      },
+      { number: 14, merged: true, files: ['api/pool.ts'] },
+      { number: 16, merged: true, head_ref: 'cache', files: ['web/cache.ts'] },
       // A release squash-merged from develop, carrying #31: its commits are read.
-      { number: 30, merged: true, head_ref: 'develop', commits: [sha(10)] },
-      { number: 31, merged: true, base_ref: 'develop' }
+      {
+        number: 30,
+        merged: true,
+        head_ref: 'develop',
+        commits: [sha(10)],
+        files: ['web/search.ts']
+      },
+      { number: 31, merged: true, base_ref: 'develop', files: ['web/search.ts'] }
     ]
   },
   issues: { 'acme/web': [{ number: 20, title: 'Broken retries' }] },
@@ -125,6 +137,8 @@ const JOBS: Record<string, RawInputs> = {
     since: sha(1),
     'label-linked-issues': 'true'
   },
+  // One service of a monorepo: without the history, each pull request's files are listed.
+  'labels by paths': { labels: 'deployed', since: sha(1), paths: 'web/**, !web/**/*.md' },
   // Numbers given: each issue is read, for its labels and `merged_at` (discovery's answers carry
   // them for `auto`).
   'labels by number': { labels: 'deployed', 'pull-requests': '12' }
@@ -335,6 +349,7 @@ test('every request conforms to the description, and every checked answer too', 
     'GET /repos/{owner}/{repo}/pulls',
     'GET /repos/{owner}/{repo}/pulls/{pull_number}',
     'GET /repos/{owner}/{repo}/pulls/{pull_number}/commits',
+    'GET /repos/{owner}/{repo}/pulls/{pull_number}/files',
     'GET /repos/{owner}/{repo}/tags',
     'PATCH /repos/{owner}/{repo}/labels/{name}',
     'POST /orgs/{org}/artifacts/metadata/deployment-record',

@@ -17,7 +17,7 @@ import type { Emulator } from '../../emulator/index.js'
 import { evaluate, projectRoot, runAction, type ActionRun } from '../../scripts/run-action.js'
 
 /** Where the section is; the first YAML block after its heading is the workflow. */
-const DOCS = 'docs/labels.md'
+const DOCS = 'docs/lead-time.md'
 const HEADING = '## Lead time for changes'
 
 const exec = promisify(execFile)

@@ -108,6 +108,7 @@ const VALID: Partial<Record<InputName, string>> = {
   'label-description': 'Shipped',
   'pull-requests': '12, 14',
   since: 'v1.0.0',
+  paths: 'web/**, !web/**/*.md',
   'label-linked-issues': 'true',
   'dry-run': 'true',
   'max-retries': '5'

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs'
 import { parse } from 'yaml'
 import { editDistance, parseCliArgs } from '../../src/cli/args.js'
 import { splitNames } from '../../src/shared/text.js'
+import { splitPatterns } from '../../src/labels/paths.js'
 
 const declared = Object.entries(
   (
@@ -174,6 +175,20 @@ test('a repeated `--labels` or `--remove-labels` appends: each value is read as 
       'c, d'
     ])
   }
+})
+
+test('a repeated `--paths` appends its patterns in order, repeats kept (a later one may undo a `!`)', () => {
+  const repeated = parseCliArgs(
+    ['--paths', 'web/**,!web/docs/**', '--paths', 'web/docs/api.md', '--paths', 'web/**'],
+    declared
+  )
+  expect(repeated.problems).toEqual([])
+  expect(splitPatterns(repeated.raw.paths ?? '')).toEqual([
+    'web/**',
+    '!web/docs/**',
+    'web/docs/api.md',
+    'web/**'
+  ])
 })
 
 test('a value of white space alone (a blank variable, a lone `\\r`) is a problem naming its flag, like an empty one', () => {

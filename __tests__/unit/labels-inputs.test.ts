@@ -148,3 +148,34 @@ test('isSafeRef', () => {
   expect(isSafeRef('-x')).toBe(false)
   expect(isSafeRef('a\nb')).toBe(false)
 })
+
+test('paths: globs split like labels, order kept; each bad pattern named; only with pull-requests: auto', () => {
+  const given = parse({ labels: 'deployed:web', paths: 'web/**\n!web/docs/**\nweb/docs/api.md' })
+  expect(given.problems).toEqual([])
+  expect(given.value?.paths?.patterns.map(p => [p.source, p.negated])).toEqual([
+    ['web/**', false],
+    ['!web/docs/**', true],
+    ['web/docs/api.md', false]
+  ])
+  expect(parse({ labels: 'a', paths: 'web/**, api/**' }).value?.paths?.patterns).toHaveLength(2)
+  expect(parse({ labels: 'a', paths: ' ' }).value?.paths).toBeUndefined()
+  const bad = parse({ labels: 'a', paths: 'web/[a-, /api/**' })
+  expect(bad.value).toBeUndefined()
+  expect(bad.problems).toEqual([
+    {
+      input: 'paths',
+      message: '`web/[a-` has a `[` without its `]` (`\\[` is the character itself)'
+    },
+    {
+      input: 'paths',
+      message:
+        "`/api/**` starts with `/` or `./`: patterns start at the repository's root without it (`api/**`)"
+    }
+  ])
+  expect(parse({ labels: 'a', 'pull-requests': '12', paths: 'web/**' }).problems).toEqual([
+    { input: 'paths', message: 'only applies to `pull-requests: auto`' }
+  ])
+  expect(parse({ paths: 'web/**' }).problems).toEqual([
+    { input: 'paths', message: 'has nothing to do without `labels` or `remove-labels`' }
+  ])
+})

@@ -2,6 +2,7 @@
 // flag without quoting a value (an unknown flag, a glued value, --version's two meanings, lists).
 import type { RawInputs } from '../inputs/names.js'
 import { splitNames } from '../shared/text.js'
+import { splitPatterns } from '../labels/paths.js'
 import type { DeclaredInput } from './action-yml.js'
 
 export interface CliArgs {
@@ -28,7 +29,8 @@ const LIST_INPUTS = new Set([
   'runtime-risks',
   'namespaces',
   'exclude-namespaces',
-  'pull-requests'
+  'pull-requests',
+  'paths'
 ])
 
 /** Flags of the command line itself, not inputs of the action. */
@@ -219,13 +221,16 @@ export function parseCliArgs(argv: readonly string[], declared: readonly Declare
 /**
  * A repeated list flag's values as one input value, each read as it would be alone: the label
  * inputs read one line as comma-separated but several lines as one name each (`splitNames`), so
- * each value is split first and every name put on its own line (a comma in a name kept as `\,`).
+ * each value is split first and every name put on its own line (a comma in a name kept as `\,`);
+ * `paths` too, its patterns in order.
  * The other lists split on commas and line breaks alike.
  */
 function joinList(name: string, values: readonly string[]): string {
-  if (name !== 'labels' && name !== 'remove-labels') return values.join('\n')
+  if (name !== 'labels' && name !== 'remove-labels' && name !== 'paths') return values.join('\n')
+  // `paths` keeps its order and repeats (a later pattern may take back an earlier `!`).
+  const split = name === 'paths' ? splitPatterns : splitNames
   return values
-    .flatMap(value => splitNames(value))
+    .flatMap(value => split(value))
     .map(item => item.replace(/,/g, '\\,'))
     .join('\n')
 }

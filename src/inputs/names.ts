@@ -8,6 +8,7 @@ export const LABEL_INPUT_NAMES = [
   'label-description',
   'pull-requests',
   'since',
+  'paths',
   'label-linked-issues'
 ] as const
 

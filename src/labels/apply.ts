@@ -221,7 +221,8 @@ async function findTargets(
         ...(since !== undefined ? { since } : {}),
         ...(since === undefined && inputs.previousDeployment?.environment !== undefined
           ? { previousDeployment: { environment: inputs.previousDeployment.environment } }
-          : {})
+          : {}),
+        ...(inputs.paths !== undefined ? { paths: inputs.paths } : {})
       },
       known
     )

@@ -6,6 +6,8 @@ import { RangeReader, type Range } from './read-range.js'
 import { list } from './references.js'
 import { previousRelease } from './previous-release.js'
 import { previousDeployment } from './previous-deployment.js'
+import { keepByPaths } from './changed-files.js'
+import type { PathFilter } from './paths.js'
 
 export { MAX_COMMIT_LOOKUPS } from './range-pulls.js'
 
@@ -29,6 +31,8 @@ export interface DiscoveryContext {
   runId?: string
   /** `since: previous-deployment`: the range starts at this environment's previous deployment */
   previousDeployment?: { environment: string }
+  /** input `paths`: only pull requests that changed a file it takes in count */
+  paths?: PathFilter
 }
 
 export interface Discovery {
@@ -56,10 +60,25 @@ export async function discoverPullRequests(
 ): Promise<Discovery> {
   const found = new Discoverer(client, ctx, read)
   await found.run()
+  const numbers = [...found.numbers].sort((a, b) => a - b)
+  if (ctx.paths === undefined) return { numbers, warnings: found.warnings, notes: found.notes }
+  // `paths`: the one place every way of finding them passes, after they are found.
+  const kept = await keepByPaths(
+    {
+      client,
+      owner: ctx.owner,
+      repo: ctx.repo,
+      filter: ctx.paths,
+      commitsOf: found.commitsOf,
+      ...((await found.hasHistory()) && ctx.workspace ? { workspace: ctx.workspace } : {}),
+      ...(found.event ? { event: found.event } : {})
+    },
+    numbers
+  )
   return {
-    numbers: [...found.numbers].sort((a, b) => a - b),
-    warnings: found.warnings,
-    notes: found.notes
+    numbers: kept.numbers,
+    warnings: [...found.warnings, ...kept.warnings],
+    notes: [...found.notes, ...kept.notes]
   }
 }
 
@@ -67,6 +86,10 @@ class Discoverer {
   readonly numbers = new Set<number>()
   readonly warnings: string[] = []
   readonly notes: string[] = []
+  /** the range's commits of each pull request found, for `paths` */
+  readonly commitsOf = new Map<number, Set<string>>()
+  /** the event's own pull request, for `paths` */
+  event?: { number: number; base?: string; head?: string }
   private readonly payload: Record<string, unknown>
   private readonly range: RangeReader
 
@@ -77,6 +100,10 @@ class Discoverer {
   ) {
     this.payload = isRecord(ctx.payload) ? ctx.payload : {}
     this.range = new RangeReader(client, ctx.owner, ctx.repo, ctx.workspace)
+  }
+
+  hasHistory(): Promise<boolean> {
+    return this.range.hasHistory()
   }
 
   async run(): Promise<void> {
@@ -117,6 +144,10 @@ class Discoverer {
     }
     this.numbers.add(number)
     this.notes.push(`${this.ctx.eventName}: #${number} from the event`)
+    const sha = (side: unknown) => (isRecord(side) ? stringOf(side['sha']) : undefined)
+    const base = isRecord(pull) ? sha(pull['base']) : undefined
+    const head = isRecord(pull) ? sha(pull['head']) : undefined
+    this.event = { number, ...(base ? { base } : {}), ...(head ? { head } : {}) }
   }
 
   private async fromPush(): Promise<void> {
@@ -209,7 +240,14 @@ class Discoverer {
     const { owner, repo } = this.ctx
     range.warnings.forEach(warning => this.warnings.push(`${what}: ${warning}`))
     const found = await pullsOfRange(
-      { client: this.client, owner, repo, what, pulls: this.pulls },
+      {
+        client: this.client,
+        owner,
+        repo,
+        what,
+        pulls: this.pulls,
+        owned: (sha, n) => this.commitsOf.set(n, (this.commitsOf.get(n) ?? new Set()).add(sha))
+      },
       range.commits
     )
     const { fromSubjects, fromLookup } = found

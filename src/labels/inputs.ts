@@ -3,6 +3,7 @@ import type { InputProblem } from '../inputs/problems.js'
 import { MAX_LABELS_PER_ISSUE } from '../shared/limits.js'
 import { hasControlCharacters, mixedScripts } from '../shared/untrusted.js'
 import { codePoints, splitList, splitNames } from '../shared/text.js'
+import { parsePaths, type PathFilter } from './paths.js'
 
 export { LABEL_INPUT_NAMES }
 
@@ -27,6 +28,8 @@ export interface LabelInputs {
    * environment (`environment`, filled in by the step's parser, which sees the records' inputs)
    */
   previousDeployment?: { environment?: string }
+  /** input `paths`: with `auto`, only pull requests that changed a file it takes in count */
+  paths?: PathFilter
   labelLinkedIssues: boolean
   /** what the names look like that is allowed but may not be meant (a name mixing scripts) */
   warnings?: string[]
@@ -105,6 +108,12 @@ export function parseLabelInputs(raw: LabelRawInputs): {
       problem('since', 'only applies to `pull-requests: auto`')
   }
 
+  const rawPaths = text('paths')
+  const paths = parsePaths(rawPaths)
+  paths.problems.forEach(message => problem('paths', message))
+  if (rawPaths !== '' && pullRequests !== undefined && pullRequests !== 'auto')
+    problem('paths', 'only applies to `pull-requests: auto`')
+
   let labelLinkedIssues = false
   const rawLinked = text('label-linked-issues')
   if (/^true$/i.test(rawLinked)) labelLinkedIssues = true
@@ -119,6 +128,7 @@ export function parseLabelInputs(raw: LabelRawInputs): {
         'lists numbers but there is nothing to do: give `labels` or `remove-labels`'
       )
     if (rawSince !== '') problem('since', 'has nothing to do without `labels` or `remove-labels`')
+    if (rawPaths !== '') problem('paths', 'has nothing to do without `labels` or `remove-labels`')
     if (labelLinkedIssues)
       problem('label-linked-issues', 'has nothing to do without `labels` or `remove-labels`')
   }
@@ -133,6 +143,7 @@ export function parseLabelInputs(raw: LabelRawInputs): {
       pullRequests,
       ...(since !== undefined ? { since } : {}),
       ...(previousDeployment ? { previousDeployment: {} } : {}),
+      ...(paths.filter !== undefined ? { paths: paths.filter } : {}),
       labelLinkedIssues,
       ...(warnings.length > 0 ? { warnings } : {})
     },

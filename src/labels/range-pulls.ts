@@ -53,6 +53,8 @@ export interface RangeOptions {
   what: string
   /** filled with the pull requests read, for later steps */
   pulls: Map<number, Pull>
+  /** told each commit of the range that belongs to a pull request found (for `paths`) */
+  owned?: (sha: string, number: number) => void
 }
 
 /**
@@ -178,6 +180,7 @@ export async function pullsOfRange(
     }
     counted.add(ref.number)
     named.add(commit.sha)
+    options.owned?.(commit.sha, ref.number)
   }
   for (const number of counted) {
     offBranch.delete(number)
@@ -264,6 +267,7 @@ export async function pullsOfRange(
     }
     for (const pull of pulls) {
       if (!isMerged(pull) || !isOfRepository(pull, owner, repo)) continue
+      options.owned?.(sha, pull.number)
       if (!counted.has(pull.number)) options.pulls.set(pull.number, pull)
       // The pull request of a merge that names none accounts for the branch it merged. Only
       // the merge commit's own lookup says so: a commit on a branch merged by hand (an octopus,

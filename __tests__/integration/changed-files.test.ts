@@ -1,0 +1,98 @@
+/**
+ * `paths`' files, asked directly (src/labels/changed-files.ts) of a real repository and the
+ * emulator: git for the pull requests whose commits the checkout has, the service for the rest,
+ * and a rename counts for the path it left.
+ */
+import { join } from 'node:path'
+import {
+  client,
+  dir,
+  emulator,
+  seedCommits,
+  useHistoryWorld,
+  writeRepository,
+  type HistoryCommit
+} from '../../__fixtures__/history.js'
+import { keepByPaths } from '../../src/labels/changed-files.js'
+import { parsePaths, type PathFilter } from '../../src/labels/paths.js'
+
+useHistoryWorld('changed-files')
+
+const REPO = 'acme/shop'
+const filter = (value: string): PathFilter => parsePaths(value).filter as PathFilter
+const HISTORY: HistoryCommit[] = [
+  { id: 'start', message: 'Start', parents: [], files: { 'web/a.ts': 'a', 'api/b.ts': 'b' } },
+  { id: 'c1', message: 'Web (#1)', parents: ['start'], files: { 'web/c.ts': 'c1' } },
+  { id: 'c2', message: 'API (#2)', parents: ['c1'], files: { 'api/d.ts': 'c2' } }
+]
+const fileReads = () => emulator.requests.filter(r => /\/pulls\/\d+\/files/.test(r.path)).length
+
+test('git for the pull requests whose commits the checkout has, one read each for the rest', async () => {
+  const repoDir = join(dir, 'mixed')
+  const shas = writeRepository(repoDir, HISTORY, 'c2')
+  emulator.reset()
+  emulator.seed({
+    pulls: { [REPO]: [{ number: 3, files: ['web/e.ts'] }] },
+    commits: { [REPO]: seedCommits(HISTORY, shas) }
+  })
+  const outcome = await keepByPaths(
+    {
+      client,
+      owner: 'acme',
+      repo: 'shop',
+      filter: filter('web/**'),
+      workspace: repoDir,
+      commitsOf: new Map([
+        [1, new Set([shas['c1'] as string])],
+        [2, new Set([shas['c2'] as string])],
+        // #3's commit is not in the checkout (a branch deleted since): the service is asked.
+        [3, new Set(['f'.repeat(40)])]
+      ])
+    },
+    [1, 2, 3]
+  )
+  expect(outcome.numbers).toEqual([1, 3])
+  expect(outcome.warnings).toEqual([])
+  expect(outcome.notes).toEqual([
+    'paths: #1 and #3 changed files in web/**; left out #2, which changed none ' +
+      '(files read with git, 1 listed by the service: 1 read)'
+  ])
+  expect(fileReads()).toBe(1)
+})
+
+test('a rename counts for the path it left and the one it took', async () => {
+  emulator.reset()
+  emulator.seed({
+    pulls: { [REPO]: [{ number: 4, files: ['web/old.ts => api/new.ts'] }] }
+  })
+  const ctx = { client, owner: 'acme', repo: 'shop', commitsOf: new Map() }
+  expect((await keepByPaths({ ...ctx, filter: filter('web/**') }, [4])).numbers).toEqual([4])
+  expect((await keepByPaths({ ...ctx, filter: filter('api/**') }, [4])).numbers).toEqual([4])
+  expect((await keepByPaths({ ...ctx, filter: filter('worker/**') }, [4])).numbers).toEqual([])
+})
+
+test('with git too: a file moved from web/ to api/ counts for both', async () => {
+  const moved: HistoryCommit[] = [
+    ...HISTORY,
+    {
+      id: 'mv',
+      message: 'Move (#5)',
+      parents: ['c2'],
+      files: { 'web/a.ts': null, 'api/a.ts': 'a' }
+    }
+  ]
+  const repoDir = join(dir, 'moved')
+  const shas = writeRepository(repoDir, moved, 'mv')
+  emulator.reset()
+  const ctx = {
+    client,
+    owner: 'acme',
+    repo: 'shop',
+    workspace: repoDir,
+    commitsOf: new Map([[5, new Set([shas['mv'] as string])]])
+  }
+  expect((await keepByPaths({ ...ctx, filter: filter('web/**') }, [5])).numbers).toEqual([5])
+  expect((await keepByPaths({ ...ctx, filter: filter('api/**') }, [5])).numbers).toEqual([5])
+  expect((await keepByPaths({ ...ctx, filter: filter('worker/**') }, [5])).numbers).toEqual([])
+  expect(fileReads()).toBe(0)
+})

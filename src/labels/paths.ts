@@ -1,0 +1,179 @@
+/**
+ * The `paths` input: globs as GitHub reads `on.push.paths` (its filter-pattern cheat sheet),
+ * matched against the files a pull request changed. `*` is any run of characters but `/`, `**`
+ * any run at all (`**\/` also none: `**\/README.md` matches `README.md`), `?` makes the character
+ * before it optional and `+` repeats it, `[a-z0-9]` is one of the characters or ranges listed,
+ * `\` takes the next character as it is, and `!` first negates: the patterns are read in order
+ * and the last one that matches a file says whether it is in. Dots are ordinary characters (`*`
+ * matches `.env`). A path is matched whole, from the repository's root, case included.
+ */
+import { hasControlCharacters } from '../shared/untrusted.js'
+
+export interface PathPattern {
+  /** as the user wrote it, `!` included */
+  source: string
+  negated: boolean
+  regex: RegExp
+}
+
+/** The patterns in the order given; a file is in when the last pattern that matches it is not `!`. */
+export interface PathFilter {
+  patterns: PathPattern[]
+}
+
+/**
+ * The patterns of the input, as `labels` is split: several lines are one pattern each (a comma
+ * stays part of it), one line is comma-separated, `\,` is a comma of the pattern. Blank items
+ * are dropped; the order is kept and nothing is merged (a later pattern may undo an earlier `!`).
+ */
+export function splitPatterns(value: string): string[] {
+  const separator = /\n/.test(value.trim()) ? /\r?\n/ : /(?<!\\),/
+  return value
+    .split(separator)
+    .map(item => item.replace(/\\,/g, ',').trim())
+    .filter(Boolean)
+}
+
+/** Reads the input: the filter, or each bad pattern's problem (none when the value is empty). */
+export function parsePaths(value: string): { filter?: PathFilter; problems: string[] } {
+  const problems: string[] = []
+  const patterns: PathPattern[] = []
+  for (const source of splitPatterns(value)) {
+    const compiled = compilePattern(source)
+    if (typeof compiled === 'string') problems.push(`\`${shown(source)}\` ${compiled}`)
+    else patterns.push(compiled)
+  }
+  if (problems.length === 0 && patterns.length > 0 && patterns.every(p => p.negated)) {
+    problems.push(
+      'holds only `!` patterns, which match nothing on their own: give the paths that count ' +
+        'first (`web/**`), then the ones to leave out (`!web/docs/**`)'
+    )
+  }
+  if (problems.length > 0 || patterns.length === 0) return { problems }
+  return { filter: { patterns }, problems }
+}
+
+/** Whether `file` is in: the last pattern that matches it decides, and none matching is out. */
+export function pathIncluded(filter: PathFilter, file: string): boolean {
+  let included = false
+  for (const pattern of filter.patterns) {
+    if (pattern.negated === included && pattern.regex.test(file)) included = !pattern.negated
+  }
+  return included
+}
+
+/** The first of `files` the filter takes in, if any: a pull request that changed it counts. */
+export function firstIncluded(filter: PathFilter, files: Iterable<string>): string | undefined {
+  for (const file of files) if (pathIncluded(filter, file)) return file
+  return undefined
+}
+
+/** How the filter reads in the log: `web/**, !web/docs/**`. */
+export function describePaths(filter: PathFilter): string {
+  return filter.patterns.map(p => p.source).join(', ')
+}
+
+/** A class's characters: letters and digits, and ranges within one of a-z, A-Z, 0-9. */
+const RANGE_ENDS = [/[a-z]/, /[A-Z]/, /[0-9]/]
+
+/** One pattern compiled, or what is wrong with it (the caller names the pattern). */
+function compilePattern(given: string): PathPattern | string {
+  if (hasControlCharacters(given)) return 'holds control characters'
+  const negated = given.startsWith('!')
+  const body = negated ? given.slice(1) : given
+  if (body === '') return 'is `!` and nothing after it: name the paths to leave out'
+  if (body.startsWith('/') || body.startsWith('./'))
+    return (
+      "starts with `/` or `./`: patterns start at the repository's root without it " +
+      `(\`${body.replace(/^\.?\/+/, '')}\`)`
+    )
+  if (body.endsWith('/'))
+    return `ends with \`/\`, which no file does: a folder's files are \`${body}**\``
+  let regex = ''
+  // Whether the last thing written is one character or class that `?` or `+` may act on.
+  let quantifiable = false
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i] as string
+    if (c === '*') {
+      if (body[i + 1] === '*') {
+        // `**/` also matches no folder at all (`**/README.md` matches `README.md`).
+        if (body[i + 2] === '/') {
+          regex += '(?:.*/)?'
+          i += 2
+        } else {
+          regex += '.*'
+          i += 1
+        }
+      } else regex += '[^/]*'
+      quantifiable = false
+    } else if (c === '?' || c === '+') {
+      if (!quantifiable)
+        return (
+          `has \`${c}\` after no character: \`${c}\` makes the character before it ` +
+          `${c === '?' ? 'optional' : 'repeat'} (\`\\${c}\` is the character itself)`
+        )
+      regex += c
+      quantifiable = false
+    } else if (c === '[') {
+      const end = body.indexOf(']', i + 1)
+      if (end < 0) return 'has a `[` without its `]` (`\\[` is the character itself)'
+      const inside = body.slice(i + 1, end)
+      const set = classOf(inside)
+      if ('problem' in set) return set.problem
+      regex += set.regex
+      quantifiable = true
+      i = end
+    } else if (c === '\\') {
+      const next = body[i + 1]
+      if (next === undefined)
+        return 'ends with a lone `\\`: `\\` takes the character after it as it is'
+      regex += escapeRegex(next)
+      quantifiable = true
+      i += 1
+    } else {
+      regex += escapeRegex(c)
+      quantifiable = true
+    }
+  }
+  return { source: given, negated, regex: new RegExp(`^${regex}$`, 'u') }
+}
+
+function classOf(inside: string): { regex: string } | { problem: string } {
+  if (inside === '')
+    return { problem: 'has an empty `[]`: list the characters one place may be, like `[0-9]`' }
+  if (inside.startsWith('!') || inside.startsWith('^'))
+    return {
+      problem:
+        "has a negated class `[!...]`, which GitHub's patterns do not have: list the characters that match"
+    }
+  let out = ''
+  const chars = [...inside]
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i] as string
+    if (c === '/')
+      return { problem: 'has a `/` inside `[...]`: one place in a name is never a `/`' }
+    if (chars[i + 1] === '-' && i + 2 < chars.length) {
+      const to = chars[i + 2] as string
+      const same = RANGE_ENDS.find(r => r.test(c) && r.test(to))
+      if (!same || c > to)
+        return { problem: `has the range \`${c}-${to}\`: a range goes up within a-z, A-Z or 0-9` }
+      out += `${escapeClass(c)}-${escapeClass(to)}`
+      i += 2
+    } else out += escapeClass(c)
+  }
+  return { regex: `[${out}]` }
+}
+
+function escapeRegex(c: string): string {
+  return /[.*+?^${}()|[\]\\/]/.test(c) ? `\\${c}` : c
+}
+
+function escapeClass(c: string): string {
+  return /[\]\\^-]/.test(c) ? `\\${c}` : c
+}
+
+/** A pattern in a message: long ones cut, so a mistaken paste does not flood the log. */
+function shown(source: string): string {
+  const chars = [...source]
+  return chars.length > 80 ? `${chars.slice(0, 80).join('')}…` : source
+}
