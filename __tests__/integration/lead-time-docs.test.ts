@@ -18,7 +18,7 @@ import { evaluate, projectRoot, runAction, type ActionRun } from '../../scripts/
 
 /** Where the section is; the first YAML block after its heading is the workflow. */
 const DOCS = 'docs/lead-time.md'
-const HEADING = '## Lead time for changes'
+const HEADING = '# Lead time for changes'
 
 const exec = promisify(execFile)
 
