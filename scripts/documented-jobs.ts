@@ -98,7 +98,7 @@ export async function stageJob(
     await mkdir(workspace, { recursive: true })
   }
 
-  const event = eventOf(job.eventName, shas)
+  const event = eventOf(job.eventName, shas, job.tagPush)
   const context: Partial<RunContext> = {
     token: run.token,
     apiUrl: run.apiUrl,
@@ -117,7 +117,8 @@ export async function stageJob(
       vars: varsFor(job),
       secrets: {},
       env: {},
-      ...(job.matrix ? { matrix: job.matrix } : {})
+      ...(job.matrix ? { matrix: job.matrix } : {}),
+      ...(job.callInputs ? { inputs: inputsFor(job, job.callInputs) } : {})
     },
     seed: seedWith(shas)
   }
@@ -210,6 +211,19 @@ function namesIn(job: DocumentedJob, pattern: RegExp): RegExpMatchArray[] {
   return found
 }
 
+/**
+ * `${{ inputs.* }}` of a reusable workflow, as a caller passes them: each input's default, else a
+ * value by its name (a digest or an image).
+ */
+function inputsFor(
+  job: DocumentedJob,
+  declared: Record<string, string | undefined>
+): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(declared).map(([name, fallback]) => [name, fallback ?? valueNamed(name, job)])
+  )
+}
+
 function valueNamed(name: string, job: DocumentedJob): string {
   if (/digest/i.test(name)) return BUILT_DIGEST
   if (/image/i.test(name)) return BUILT_IMAGE
@@ -221,11 +235,25 @@ function valueNamed(name: string, job: DocumentedJob): string {
 
 function eventOf(
   eventName: string,
-  shas: History
+  shas: History,
+  tagPush = false
 ): { payload: Record<string, unknown>; ref: string } {
   const repository = { full_name: REPOSITORY, name: 'web', owner: { login: 'acme' } }
   switch (eventName) {
     case 'push':
+      // a workflow on tags alone: the release tag's push (a new ref: no commit before it)
+      if (tagPush)
+        return {
+          ref: `refs/tags/${RELEASE_TAG}`,
+          payload: {
+            ref: `refs/tags/${RELEASE_TAG}`,
+            before: '0'.repeat(40),
+            after: shas.c3,
+            created: true,
+            commits: [],
+            repository
+          }
+        }
       return {
         ref: 'refs/heads/main',
         payload: {

@@ -28,6 +28,13 @@ export interface DocumentedJob {
   pipeline?: Pipeline
   /** the first combination of the job's `strategy.matrix` (`${{ matrix.* }}`), when it has one */
   matrix?: Record<string, unknown>
+  /** a push of tags only (`on: push: tags:` and no branches): the run's ref is a release tag */
+  tagPush?: boolean
+  /**
+   * a reusable workflow's `on: workflow_call: inputs:`, each with its default when it declares
+   * one (`${{ inputs.* }}`)
+   */
+  callInputs?: Record<string, string | undefined>
 }
 
 /** One workflow or snippet that shows the action, as a user copies it. */
@@ -189,10 +196,14 @@ export function asWorkflow(source: DocumentedSource): string {
  * pipeline that runs the command line.
  */
 export function documentedJobs(root = projectRoot()): DocumentedJob[] {
-  const steps = documentedSources(root).flatMap(source => {
+  const sources = documentedSources(root)
+  const steps = sources.flatMap(source => {
     const jobs = jobsOf(source)
-    if (jobs.length === 0)
-      throw new Error(`${source.source} names record-deployment@ but has no step that uses it`)
+    if (jobs.length === 0 && !callsDocumented(source, sources))
+      throw new Error(
+        `${source.source} has no step that uses record-deployment@ and calls no reusable ` +
+          'workflow of examples/ that has one'
+      )
     return jobs
   })
   const pipelines = documentedPipelines(root).map(({ source, pipeline }) => ({
@@ -204,6 +215,28 @@ export function documentedJobs(root = projectRoot()): DocumentedJob[] {
   return [...steps, ...pipelines]
 }
 
+/**
+ * Whether every job of a workflow that has no step of ours calls a reusable workflow of
+ * examples/ (`uses: ./.github/workflows/NAME.yml`, the example saved under its own name) that
+ * has one: the table runs the called workflow, with its inputs' defaults (documented-jobs.ts).
+ */
+function callsDocumented(source: DocumentedSource, sources: DocumentedSource[]): boolean {
+  if (source.shape !== 'workflow') return false
+  const jobs = Object.values((source.document as { jobs?: object }).jobs ?? {}) as Array<{
+    uses?: string
+  }>
+  const called = jobs
+    .map(job => /^\.\/\.github\/workflows\/([\w.-]+\.ya?ml)$/.exec(job.uses ?? '')?.[1])
+    .filter(name => name !== undefined)
+  return (
+    called.length > 0 &&
+    called.every(name => {
+      const example = sources.find(s => s.source === `examples/${name}`)
+      return example !== undefined && jobsOf(example).length > 0
+    })
+  )
+}
+
 /** The steps of ours in a whole workflow, a job's `steps:` list, or a single step. */
 function jobsOf({ source, shape, document }: DocumentedSource): DocumentedJob[] {
   const workflow = document as {
@@ -211,6 +244,18 @@ function jobsOf({ source, shape, document }: DocumentedSource): DocumentedJob[] 
     jobs?: Record<string, { steps?: Step[]; strategy?: { matrix?: Record<string, unknown> } }>
   }
   const eventName = (shape === 'workflow' ? firstEvent(workflow.on) : undefined) ?? 'push'
+  const on = (isObject(workflow.on) ? workflow.on : {}) as Record<string, unknown>
+  const push = isObject(on['push']) ? on['push'] : {}
+  const tagPush = eventName === 'push' && 'tags' in push && !('branches' in push)
+  const call = isObject(on['workflow_call']) ? on['workflow_call'] : undefined
+  const callInputs = isObject(call?.['inputs'])
+    ? Object.fromEntries(
+        Object.entries(call['inputs']).map(([name, spec]) => [
+          name,
+          isObject(spec) && spec['default'] !== undefined ? String(spec['default']) : undefined
+        ])
+      )
+    : undefined
   const stepLists: Array<[Step[], Record<string, unknown> | undefined]> =
     shape === 'steps'
       ? [[document as Step[], undefined]]
@@ -234,7 +279,9 @@ function jobsOf({ source, shape, document }: DocumentedSource): DocumentedJob[] 
         ...(checkout
           ? { checkout: { fetchDepth: Number(checkout.with?.['fetch-depth'] ?? 1) } }
           : {}),
-        ...(matrix ? { matrix } : {})
+        ...(matrix ? { matrix } : {}),
+        ...(tagPush ? { tagPush } : {}),
+        ...(callInputs ? { callInputs } : {})
       })
     })
   }

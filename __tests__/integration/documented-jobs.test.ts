@@ -162,6 +162,8 @@ test.concurrent.each(runs)(
         : undefined
       const name = inputs['name'] || image || ''
       const version = inputs['version'] || null
+      // A version names the build (a tag, a sha, a number): a branch's name is every build's.
+      expect({ version }).not.toEqual({ version: 'main' })
       const deploymentRecords = emulator.state.deploymentRecords[ORG] ?? []
       const storageRecords = emulator.state.storageRecords[ORG] ?? []
       const rows: Row[] = []

@@ -24,14 +24,24 @@ import { projectRoot } from '../../scripts/run-action.js'
 const exec = promisify(execFile)
 const root = projectRoot()
 interface Step {
+  id?: string
   name?: string
   run?: string
   uses?: string
   env?: Record<string, string>
 }
-const workflow = parse(await readFile(join(root, '.github/workflows/release.yml'), 'utf8')) as {
-  jobs: { release: { env: Record<string, string>; steps: Step[] } }
+interface Job {
+  needs?: string | string[]
+  env?: Record<string, string>
+  outputs?: Record<string, string>
+  steps: Step[]
 }
+const workflow = parse(await readFile(join(root, '.github/workflows/release.yml'), 'utf8')) as {
+  env?: Record<string, string>
+  jobs: Record<string, Job>
+}
+/** The jobs the dry run runs, in the file's order (release.test.ts: an order `needs` allows). */
+const JOBS = Object.entries(workflow.jobs).filter(([name]) => name !== 'test')
 /** Run elsewhere (release.test.ts, in a clone of the whole project), not in this dry run. */
 const ELSEWHERE = [
   'npm ci --ignore-scripts',
@@ -172,54 +182,82 @@ async function release(version: string, change: Record<string, string> = {}) {
 }
 
 /**
- * The release job for `tag`, each step in order until one fails: its outcome, what npm and gh
- * were asked, and the steps run.
+ * The release's jobs for `tag` (all but `test`), each as the runner runs it: its steps in order
+ * with a RUNNER_TEMP, GITHUB_ENV and GITHUB_OUTPUT of its own, its `needs.*.outputs` from the jobs
+ * before it, until a step fails: its outcome, what npm and gh were asked, and the steps run.
  */
 async function releaseJob(tag: string, secrets: Record<string, string>) {
-  const runnerTemp = await mkdtemp(join(temp, 'runner-'))
-  const githubEnv = join(runnerTemp, 'github-env')
-  const calls = join(runnerTemp, 'calls')
-  await writeFile(githubEnv, '')
+  const calls = join(temp, `calls-${tag}-${Date.now()}`)
   await writeFile(calls, '')
-  const expression = (value: string) =>
-    value
-      .replace(/\$\{\{ secrets\.(\w+) \}\}/g, (_, name: string) => secrets[name] ?? '')
-      .replace('${{ github.token }}', DEFAULT_TOKEN)
-      .replace('${{ github.ref_name }}', tag)
+  const outputs: Record<string, Record<string, string>> = {}
   const ran: string[] = []
-  for (const step of workflow.jobs.release.steps) {
-    if (!step.run || ELSEWHERE.includes(step.name ?? step.run)) continue
-    const fromSteps = Object.fromEntries(
-      (await readFile(githubEnv, 'utf8'))
-        .split('\n')
-        .filter(Boolean)
-        .map(line => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)])
+  for (const [jobName, job] of JOBS) {
+    const runnerTemp = await mkdtemp(join(temp, 'runner-'))
+    const githubEnv = join(runnerTemp, 'github-env')
+    const githubOutput = join(runnerTemp, 'github-output')
+    await writeFile(githubEnv, '')
+    const stepOutputs: Record<string, Record<string, string>> = {}
+    const expression = (value: string) =>
+      value
+        .replace(/\$\{\{ secrets\.(\w+) \}\}/g, (_, name: string) => secrets[name] ?? '')
+        .replace('${{ github.token }}', DEFAULT_TOKEN)
+        .replace('${{ github.ref_name }}', tag)
+        .replace(
+          /\$\{\{ needs\.([\w-]+)\.outputs\.([\w-]+) \}\}/g,
+          (_, from: string, name: string) => outputs[from]?.[name] ?? ''
+        )
+        .replace(
+          /\$\{\{ steps\.([\w-]+)\.outputs\.([\w-]+) \}\}/g,
+          (_, id: string, name: string) => stepOutputs[id]?.[name] ?? ''
+        )
+    for (const step of job.steps) {
+      if (!step.run || ELSEWHERE.includes(step.name ?? step.run)) continue
+      await writeFile(githubOutput, '')
+      const env = {
+        PATH: [bin, dirname(process.execPath), process.env['PATH'] ?? ''].join(':'),
+        HOME: temp,
+        GIT_TERMINAL_PROMPT: '0',
+        RUNNER_TEMP: runnerTemp,
+        GITHUB_ENV: githubEnv,
+        GITHUB_OUTPUT: githubOutput,
+        CALLS: calls,
+        ...Object.fromEntries(
+          Object.entries({ ...workflow.env, ...job.env, ...step.env }).map(([k, v]) => [
+            k,
+            expression(v)
+          ])
+        ),
+        ...keyValues(await readFile(githubEnv, 'utf8'))
+      }
+      ran.push(step.name ?? step.run)
+      try {
+        await exec('bash', ['-e', '-c', step.run], { cwd: work, env })
+      } catch (error) {
+        const failed = error as { stderr: string }
+        return {
+          ok: false,
+          failed: step.name,
+          stderr: failed.stderr,
+          calls: await lines(calls),
+          ran
+        }
+      }
+      if (step.id) stepOutputs[step.id] = keyValues(await readFile(githubOutput, 'utf8'))
+    }
+    outputs[jobName] = Object.fromEntries(
+      Object.entries(job.outputs ?? {}).map(([name, value]) => [name, expression(value)])
     )
-    const env = {
-      PATH: [bin, dirname(process.execPath), process.env['PATH'] ?? ''].join(':'),
-      HOME: temp,
-      GIT_TERMINAL_PROMPT: '0',
-      RUNNER_TEMP: runnerTemp,
-      GITHUB_ENV: githubEnv,
-      CALLS: calls,
-      ...Object.fromEntries(
-        Object.entries({ ...workflow.jobs.release.env, ...step.env }).map(([k, v]) => [
-          k,
-          expression(v)
-        ])
-      ),
-      ...fromSteps
-    }
-    ran.push(step.name ?? step.run)
-    try {
-      await exec('bash', ['-e', '-c', step.run], { cwd: work, env })
-    } catch (error) {
-      const failed = error as { stderr: string }
-      return { ok: false, failed: step.name, stderr: failed.stderr, calls: await lines(calls), ran }
-    }
   }
   return { ok: true, failed: undefined, stderr: '', calls: await lines(calls), ran }
 }
+/** `NAME=value` lines, as GITHUB_ENV and GITHUB_OUTPUT hold them. */
+const keyValues = (text: string) =>
+  Object.fromEntries(
+    text
+      .split('\n')
+      .filter(Boolean)
+      .map(line => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)])
+  )
 const lines = async (file: string) => (await readFile(file, 'utf8')).split('\n').filter(Boolean)
 const commitOf = (ref: string) => git(origin, ['rev-parse', `${ref}^{commit}`])
 const published = (calls: string[]) => calls.filter(c => /^npm publish|^gh release create/.test(c))
@@ -275,16 +313,23 @@ afterAll(async () => {
   await rm(temp, { recursive: true, force: true })
 })
 
-test('the dry run runs every step of the release job but the three run in release.test.ts', () => {
-  const steps = workflow.jobs.release.steps.filter(s => s.run).map(s => s.name ?? s.run)
+test('the dry run runs every step of the release jobs but the three run in release.test.ts', () => {
+  const steps = JOBS.flatMap(([, job]) => job.steps.filter(s => s.run).map(s => s.name ?? s.run))
   expect(steps.filter(s => ELSEWHERE.includes(s ?? ''))).toEqual(ELSEWHERE)
+  expect(JOBS.map(([name]) => name)).toEqual([
+    'check',
+    'major-tag-check',
+    'npm',
+    'github-release',
+    'major-tag'
+  ])
 })
 
 test('the first release publishes to npm `latest`, makes the "Latest" GitHub release and creates v1', async () => {
   const job = await releaseJob('v1.0.0', { MAJOR_TAG_TOKEN: WORKFLOW_TOKEN, NPM_TOKEN: 'npm' })
   expect([job.ok, job.stderr]).toEqual([true, ''])
   expect(published(job.calls)).toEqual([
-    'npm publish --provenance --access public --tag latest',
+    'npm publish --provenance --access public --tag latest --ignore-scripts',
     expect.stringMatching(/^gh release create v1\.0\.0 --verify-tag .* --latest$/)
   ])
   expect(commitOf('refs/tags/v1')).toBe(commitOf('refs/tags/v1.0.0'))
@@ -311,7 +356,7 @@ test('after a workflow change, v1 moves only with MAJOR_TAG_TOKEN: without it th
   const job = await releaseJob('v1.1.0', { MAJOR_TAG_TOKEN: WORKFLOW_TOKEN, NPM_TOKEN: 'npm' })
   expect([job.ok, job.stderr]).toEqual([true, ''])
   expect(published(job.calls)).toEqual([
-    'npm publish --provenance --access public --tag latest',
+    'npm publish --provenance --access public --tag latest --ignore-scripts',
     expect.stringMatching(/^gh release create v1\.1\.0 .* --latest$/)
   ])
   expect(commitOf('refs/tags/v1')).toBe(commitOf('refs/tags/v1.1.0'))
@@ -338,7 +383,7 @@ test('a fix of an older line is never "Latest": npm `latest-1.0`, `--latest=fals
   git(work, ['checkout', '--quiet', 'main'])
   expect([job.ok, job.stderr]).toEqual([true, ''])
   expect(published(job.calls)).toEqual([
-    'npm publish --provenance --access public --tag latest-1.0',
+    'npm publish --provenance --access public --tag latest-1.0 --ignore-scripts',
     expect.stringMatching(/^gh release create v1\.0\.1 .* --latest=false$/)
   ])
   expect(commitOf('refs/tags/v1')).toBe(commitOf('refs/tags/v1.1.0'))
@@ -350,7 +395,7 @@ test('a prerelease tag publishes to npm `next` and makes a GitHub prerelease, ne
   const job = await releaseJob('v1.2.0-rc.1', { NPM_TOKEN: 'npm' })
   expect([job.ok, job.stderr]).toEqual([true, ''])
   expect(published(job.calls)).toEqual([
-    'npm publish --provenance --access public --tag next',
+    'npm publish --provenance --access public --tag next --ignore-scripts',
     expect.stringMatching(/^gh release create v1\.2\.0-rc\.1 .* --prerelease --latest=false$/)
   ])
   expect(commitOf('refs/tags/v1')).toBe(commitOf('refs/tags/v1.1.0'))
@@ -381,5 +426,7 @@ test("a prerelease as the package's first version on npm is refused before anyth
   await writeFile(npmState, '1.0.0\n')
   const after = await releaseJob('v1.3.0-rc.1', { NPM_TOKEN: 'npm' })
   expect([after.ok, after.stderr]).toEqual([true, ''])
-  expect(published(after.calls)[0]).toBe('npm publish --provenance --access public --tag next')
+  expect(published(after.calls)[0]).toBe(
+    'npm publish --provenance --access public --tag next --ignore-scripts'
+  )
 }, 60_000)

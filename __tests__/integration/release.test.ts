@@ -33,18 +33,27 @@ interface Step {
   name?: string
   run?: string
   uses?: string
+  with?: Record<string, unknown>
   env?: Record<string, string>
+}
+interface Job {
+  needs?: string | string[]
+  environment?: string
+  permissions?: Record<string, string>
+  steps: Step[]
 }
 const workflow = parse(text) as {
   on: { push: { tags: string[] } }
   permissions: Record<string, string>
-  jobs: Record<string, { needs?: string; permissions?: Record<string, string>; steps: Step[] }>
+  jobs: Record<string, Job>
 }
+/** The step named `name`, in whichever job holds it (each name is one step of the workflow). */
 const step = (name: string): Step => {
-  const found = workflow.jobs['release']?.steps.find(s => s.name === name)
-  if (!found) throw new Error(`no step "${name}" in the release job`)
-  return found
+  const found = Object.values(workflow.jobs).flatMap(job => job.steps.filter(s => s.name === name))
+  if (found.length !== 1) throw new Error(`${found.length} steps "${name}" in the release jobs`)
+  return found[0] as Step
 }
+const needsOf = (job: Job | undefined) => [job?.needs ?? []].flat()
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim()
@@ -121,37 +130,97 @@ test("the release workflow passes GitHub's workflow parser, on vX.Y.Z tags, test
   expect(template.errors?.map(e => e.Message) ?? []).toEqual([])
 
   expect(workflow.on.push.tags).toEqual(['v[0-9]+.[0-9]+.[0-9]+', 'v[0-9]+.[0-9]+.[0-9]+-*'])
-  expect(workflow.permissions).toEqual({ contents: 'read' })
-  const release = workflow.jobs['release']!
-  const test = workflow.jobs['test']?.steps.map(s => s.run).filter(Boolean)
+  expect(workflow.permissions).toEqual({})
+  const { jobs } = workflow
+  const test = jobs['test']?.steps.map(s => s.run).filter(Boolean)
   expect(test).toEqual(['npm ci --ignore-scripts', 'npm run lint', 'npm run typecheck', 'npm test'])
-  // no install script runs while the job holds id-token and contents: write
-  expect(release.steps.filter(s => /npm (ci|install)/.test(s.run ?? '')).map(s => s.run)).toEqual([
-    'npm ci --ignore-scripts'
-  ])
-  expect(release?.needs).toBe('test')
-  // Only the job that publishes mints an id token and writes tags.
-  expect(release?.permissions).toEqual({ contents: 'write', 'id-token': 'write' })
-  const publish = step('Publish to npm with provenance')
-  expect(publish.run).toContain('npm publish --provenance --access public')
-  // Every check comes before the first step that publishes.
-  const names = release?.steps.map(s => s.name ?? s.uses) ?? []
-  const first = names.indexOf('Publish to npm with provenance')
+  // In the file's order, each job after the jobs it needs; every job after `test`.
+  const names = Object.keys(jobs)
+  for (const [name, job] of Object.entries(jobs))
+    for (const need of needsOf(job))
+      expect([name, need, names.indexOf(need) < names.indexOf(name)]).toEqual([name, need, true])
+  const after = (name: string, earlier: string): boolean =>
+    needsOf(jobs[name]).some(n => n === earlier || after(n, earlier))
+  for (const name of names.slice(1)) expect([name, after(name, 'test')]).toEqual([name, true])
+  // Every check comes before the job that publishes, and the GitHub release and v1 after it.
+  const jobOf = (stepName: string) =>
+    names.find(n => jobs[n]?.steps.some(s => s.name === stepName)) ?? ''
+  const publisher = jobOf('Publish to npm with provenance')
+  expect(step('Publish to npm with provenance').run).toContain(
+    'npm publish --provenance --access public'
+  )
   for (const check of [
     "The tag is the package's version",
     "A prerelease is not the package's first version on npm",
     'The major tag can be moved',
     'dist/ is what the sources build',
     "The release notes are the CHANGELOG's section",
-    'Only dist/, action.yml, README, LICENSE and CHANGELOG ship'
+    'Only dist/, action.yml, README, LICENSE and CHANGELOG ship',
+    'The npm dist-tag'
   ])
-    expect([check, names.indexOf(check) >= 0 && names.indexOf(check) < first]).toEqual([
-      check,
+    expect([check, after(publisher, jobOf(check))]).toEqual([check, true])
+  expect(after(jobOf('GitHub release'), publisher)).toBe(true)
+  expect(step('GitHub release').run).toContain('--notes-file "$RUNNER_TEMP/notes.md"')
+  const last = jobOf('Move the major tag to the release')
+  expect(after(last, jobOf('GitHub release'))).toBe(true)
+  expect(names.filter(n => !Object.values(jobs).some(j => needsOf(j).includes(n)))).toEqual([last])
+})
+
+test('each release job holds only what it needs: the publisher is gated by the npm environment, no job that installs holds a credential, actions pinned by SHA', () => {
+  const { jobs } = workflow
+  const secretsOf = (job: Job) =>
+    [...JSON.stringify(job).matchAll(/\$\{\{ *(secrets\.\w+|github\.token)/g)].map(m => m[1])
+  const held = Object.fromEntries(
+    Object.entries(jobs).map(([name, job]) => [
+      name,
+      {
+        permissions: job.permissions,
+        environment: job.environment,
+        secrets: secretsOf(job),
+        installs: job.steps.some(s => /\bnpm (ci|install|i)\b/.test(s.run ?? ''))
+      }
+    ])
+  )
+  expect(held).toEqual({
+    test: { permissions: { contents: 'read' }, secrets: [], installs: true },
+    check: { permissions: { contents: 'read' }, secrets: [], installs: true },
+    'major-tag-check': {
+      permissions: { contents: 'read' },
+      environment: 'major-tag',
+      secrets: ['secrets.MAJOR_TAG_TOKEN'],
+      installs: false
+    },
+    npm: {
+      permissions: { contents: 'read', 'id-token': 'write' },
+      environment: 'npm',
+      secrets: ['secrets.NPM_TOKEN'],
+      installs: false
+    },
+    'github-release': {
+      permissions: { contents: 'write' },
+      secrets: ['github.token'],
+      installs: false
+    },
+    'major-tag': {
+      permissions: { contents: 'read' },
+      environment: 'major-tag',
+      secrets: ['secrets.MAJOR_TAG_TOKEN'],
+      installs: false
+    }
+  })
+  // the publish itself runs no package script either
+  expect(step('Publish to npm with provenance').run).toContain('--ignore-scripts')
+  // Every action by full commit SHA with its version beside it, and no credential left in a checkout.
+  const lines = text.split('\n').filter(line => /^\s*-? *uses:/.test(line))
+  expect(lines.length).toBeGreaterThan(0)
+  for (const line of lines)
+    expect([line, /uses: [\w.-]+\/[\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$/.test(line)]).toEqual([
+      line,
       true
     ])
-  expect(names.indexOf('GitHub release')).toBeGreaterThan(first)
-  expect(step('GitHub release').run).toContain('--notes-file "$RUNNER_TEMP/notes.md"')
-  expect(names.at(-1)).toBe('Move the major tag to the release')
+  for (const job of Object.values(jobs))
+    for (const s of job.steps.filter(s => /^actions\/checkout@/.test(s.uses ?? '')))
+      expect(s.with?.['persist-credentials']).toBe(false)
 })
 
 test('the version check passes for the package version and names each place a wrong tag differs from', async () => {
@@ -300,13 +369,13 @@ test("npm's `latest` goes only to the newest release: a fix of an older minor or
     git(repo, 'config', key, value)
   git(repo, 'add', '--all')
   git(repo, 'commit', '--quiet', '--message', 'scripts')
-  const env = join(temp, 'github-env')
+  const output = join(temp, 'github-output')
   const distTagOf = async (release: string) => {
     git(repo, 'tag', '--force', release)
-    await writeFile(env, '')
-    const run = await runStep('The npm dist-tag', repo, { TAG: release, GITHUB_ENV: env })
+    await writeFile(output, '')
+    const run = await runStep('The npm dist-tag', repo, { TAG: release, GITHUB_OUTPUT: output })
     expect([release, run.code, run.stderr]).toEqual([release, 0, ''])
-    return /^DIST_TAG=(.*)$/m.exec(await readFile(env, 'utf8'))?.[1]
+    return /^dist-tag=(.*)$/m.exec(await readFile(output, 'utf8'))?.[1]
   }
   expect(await distTagOf('v1.2.0')).toBe('latest')
   expect(await distTagOf('v1.3.0')).toBe('latest')

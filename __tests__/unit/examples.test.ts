@@ -26,18 +26,25 @@ test('there is an example for each common job', () => {
     'record-cluster.yml',
     'record-deploy.yml',
     'record-storage.yml',
-    'release.yml'
+    'release.yml',
+    'reusable-caller.yml',
+    'reusable-record.yml'
   ])
 })
 
 test.each(files)('%s parses and uses only inputs action.yml declares', file => {
   const workflow = parse(readFileSync(new URL(`examples/${file}`, root), 'utf8')) as {
-    jobs: Record<string, { steps: Step[] }>
+    jobs: Record<string, { steps?: Step[]; uses?: string }>
   }
-  const ours = Object.values(workflow.jobs)
-    .flatMap(job => job.steps)
+  const jobs = Object.values(workflow.jobs)
+  const ours = jobs
+    .flatMap(job => job.steps ?? [])
     .filter(step => step.uses?.includes('/record-deployment@'))
-  expect(ours.length).toBeGreaterThan(0)
+  // a caller of a reusable workflow: the example it calls, saved under its own name, has the step
+  const called = jobs.map(job => /^\.\/\.github\/workflows\/(.+)$/.exec(job.uses ?? '')?.[1])
+  expect(ours.length > 0 || called.some(name => name !== undefined && files.includes(name))).toBe(
+    true
+  )
   for (const step of ours) {
     const unknown = Object.keys(step.with ?? {}).filter(name => !declared.has(name))
     expect(unknown).toEqual([])

@@ -1,3 +1,5 @@
+import { isLoopback } from './proxy.js'
+
 export interface ValidationError {
   resource?: string
   field?: string
@@ -161,10 +163,23 @@ export function permissionHint(
   acceptedPermissions?: string,
   serviceMessage?: string,
   /**
-   * the fork (`owner/name`) a pull request run comes from (its token is read-only), and where the
-   * token came from (tokenRefusedHint)
+   * the fork (`owner/name`) a pull request run comes from (its token is read-only), where the
+   * token came from (tokenRefusedHint), and the service asked (`api-url`'s origin and base path;
+   * `apiUrlSource` names it on the command line)
    */
-  { fork, tokenSource }: { fork?: string; tokenSource?: string } = {}
+  {
+    fork,
+    tokenSource,
+    origin,
+    basePath = '',
+    apiUrlSource
+  }: {
+    fork?: string
+    tokenSource?: string
+    origin?: string
+    basePath?: string
+    apiUrlSource?: string
+  } = {}
 ): string | undefined {
   if (status === 401) return tokenRefusedHint(tokenSource)
   const target = targetHint(path, status, serviceMessage)
@@ -173,6 +188,10 @@ export function permissionHint(
   const write = method.toUpperCase() !== 'GET'
   if (fork !== undefined && write) return forkHint(fork)
   const artifact = /\/artifacts\//.test(path)
+  // A server answers 404 for endpoints it does not have; a 403, or a 404 naming the permission,
+  // comes from an endpoint that exists.
+  if (artifact && status === 404 && !acceptedPermissions && origin && isEnterpriseServer(origin))
+    return enterpriseServerHint(`${origin}${basePath}`, apiUrlSource ?? '`api-url`')
   const fromHeader = acceptedPermissions
     ? describeAcceptedPermissions(acceptedPermissions)
     : undefined
@@ -198,6 +217,33 @@ export function permissionHint(
     )
   }
   return lines.length > 0 ? lines.join(' ') : undefined
+}
+
+/**
+ * Whether `origin` is a GitHub Enterprise Server: neither github.com's API (`api.github.com`) nor
+ * GHE.com's (`api.SUBDOMAIN.ghe.com`), and not loopback (an emulator, a local stand-in).
+ */
+export function isEnterpriseServer(origin: string): boolean {
+  const host = /^[a-z]+:\/\/(?:[^@/]*@)?(\[[^\]]*\]|[^:/]*)/i.exec(origin)?.[1]?.toLowerCase() ?? ''
+  if (host === '' || isLoopback(host)) return false
+  return host !== 'api.github.com' && !/(^|\.)ghe\.com$/.test(host)
+}
+
+/**
+ * A 404 of an artifact-metadata endpoint on a server: no permission can help, since
+ * Enterprise Server has none of these endpoints (github.com and GHE.com only).
+ */
+function enterpriseServerHint(apiUrl: string, source: string): string {
+  return (
+    `${source} (${apiUrl}) is a GitHub Enterprise Server (its host is neither api.github.com nor ` +
+    'a *.ghe.com one), which has no artifact metadata: adding `artifact-metadata: write` cannot ' +
+    'help there. ' +
+    ORG_ONLY +
+    ' On this server leave out `environment`, `registry-url` and `deployments` (labels work ' +
+    'there), or record from a workflow whose `api-url` is github.com or GHE.com. If this host is ' +
+    'a proxy in front of api.github.com, the step needs the permission artifact-metadata: write ' +
+    'there.'
+  )
 }
 
 /** `artifact_metadata=write; issues=write,pull_requests=read` in the user's words. */

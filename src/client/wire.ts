@@ -2,6 +2,7 @@
 // targets, and the cause of a network failure. The request loop in client.ts uses these.
 import { withinDepth } from './depth.js'
 import { isLoopback } from './proxy.js'
+import { canonicalOrigin } from './origin.js'
 import type { ValidationError } from './errors.js'
 import type { Outcome } from './retry-policy.js'
 
@@ -154,11 +155,12 @@ export function flattenHeaders(
 
 /**
  * Splits without `new URL()`, which would turn an encoded `%2E%2E` segment back into a step up.
+ * The origin is canonical (origin.ts): a `next` link that spells out `:443` is `api-url`'s origin.
  */
 export function splitUrl(url: string): { origin: string; path: string } {
   const match = /^(https?:\/\/[^/?#]+)([^#]*)/i.exec(url)
   if (!match) throw new Error(`not an absolute http(s) URL: ${url}`)
-  const origin = (match[1] ?? '').toLowerCase()
+  const origin = canonicalOrigin(match[1] ?? '')
   const path = match[2] || '/'
   return { origin, path: path.startsWith('/') ? path : `/${path}` }
 }

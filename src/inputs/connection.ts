@@ -1,5 +1,6 @@
 import * as z from 'zod/mini'
 import { DEFAULT_API_VERSION } from '../shared/limits.js'
+import { mixedScripts } from '../shared/untrusted.js'
 import { isRepositoryName, readText } from './fields.js'
 import type { Collector } from './problems.js'
 
@@ -16,6 +17,8 @@ export interface Connection {
   repository: { owner: string; name: string }
   /** The repository's name when its owner is `org`: sent as `github_repository`. */
   serviceRepository?: string
+  /** What the run logs as a warning before any request: an `api-url` host that mixes scripts. */
+  warnings?: string[]
 }
 
 /** The problem when no token is given (the command line says it in its own words). */
@@ -35,6 +38,10 @@ export function readConnection(
     c.problem('token', NO_TOKEN)
   }
   const apiUrl = c.take('api-url', serviceUrl, env['GITHUB_API_URL']) ?? DEFAULT_API_URL
+  const lookalike =
+    apiUrl === DEFAULT_API_URL
+      ? undefined
+      : mixedHost(apiUrl, c.text('api-url') || (env['GITHUB_API_URL'] ?? '').trim())
   const apiVersion = c.take('api-version', apiVersionSchema) ?? DEFAULT_API_VERSION
   const repository = c.take('repository', repositorySchema, env['GITHUB_REPOSITORY'])
   const org = c.take('org', orgSchema) ?? repository?.owner
@@ -50,9 +57,25 @@ export function readConnection(
       apiVersion,
       org,
       repository: repository ?? { owner: org, name: '' },
-      serviceRepository: serviceRepositoryOf(repository, org)
+      serviceRepository: serviceRepositoryOf(repository, org),
+      ...(lookalike ? { warnings: [lookalike] } : {})
     }
   }
+}
+
+/**
+ * The warning for an `api-url` whose host mixes look-alike scripts (`аpi.github.com` with a
+ * Cyrillic `а`), as label names get (shared/untrusted.ts): the token would go to another host.
+ * Read from the text as given, since URL parsing turns such a host into punycode (`xn--...`).
+ */
+function mixedHost(apiUrl: string, given: string): string | undefined {
+  const host = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^/?#:]*)/i.exec(given)?.[1] ?? ''
+  const mixed = mixedScripts(host)
+  if (mixed === undefined) return undefined
+  return (
+    `\`api-url\`: the host \`${host}\` mixes ${mixed} letters, so it reads as another host; ` +
+    `the token goes to ${new URL(apiUrl).host}. Type it in one script if that is not meant`
+  )
 }
 
 export function serviceRepositoryOf(

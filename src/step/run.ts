@@ -49,6 +49,7 @@ interface Job {
 export async function run(inputs: Inputs, options: RunOptions = {}): Promise<RunResult> {
   const log = options.log ?? silentLog
   const { connection, dryRun } = inputs
+  for (const warning of connection.warnings ?? []) log.warning(warning)
   const { cancellation } = options
   // Every wait of the run (write spacing, retries, job polls) ends at once on a cancel.
   const clock = cancellation
