@@ -123,6 +123,52 @@ test('failure, error, inactive, pending, queued and a deployment without statuse
     expect(chosen.notes[1]).toContain(`(${why})`)
 })
 
+test("once this run's own deployment succeeded (a later job), the one it made inactive is taken", async () => {
+  // `deploy` (environment: production) succeeded, then this step runs in a job that `needs:` it:
+  // GitHub made the previous success, #51, `inactive`; it is still the previous deployment.
+  const t = world([
+    { id: 52, states: ['success', 'in_progress', 'queued'], run: RUN },
+    { id: 51, states: ['inactive', 'success', 'in_progress'], run: '4100' },
+    { id: 50, states: ['inactive', 'success'], run: '4000' }
+  ])
+  const chosen = await choose(t)
+  expect(chosen.base).toBe(sha(51))
+  expect(chosen.warnings).toEqual([])
+  expect(chosen.notes[0]).toContain('#51 (sha')
+  expect(chosen.notes[0]).toContain('inactive since')
+  expect(chosen.notes[1]).toMatch(/#52 .*\(this run's own, success\)/)
+  expect(t.client.counts.reads).toBe(3)
+  // Without a newer success of this run's own, an inactive deployment is still passed over.
+  const alone = await choose(
+    world([
+      { id: 61, states: ['in_progress'], run: RUN },
+      { id: 60, states: ['inactive', 'success'], run: '4000' },
+      { id: 59, states: ['success'], run: '3900' }
+    ])
+  )
+  expect(alone.base).toBe(sha(59))
+  // An inactive one that never succeeded is passed over all the same.
+  const never = await choose(
+    world([
+      { id: 71, states: ['success'], run: RUN },
+      { id: 70, states: ['inactive', 'failure'], run: '4000' },
+      { id: 69, states: ['inactive', 'success'], run: '3900' }
+    ])
+  )
+  expect(never.base).toBe(sha(69))
+})
+
+test('a deployment_status event of a success: the deployment it made inactive is taken', async () => {
+  // A tool's deployment #81 succeeded and started this run (`on: deployment_status`): GitHub
+  // made #80 inactive.
+  const t = world([
+    { id: 81, states: ['success'] },
+    { id: 80, states: ['inactive', 'success'] }
+  ])
+  const chosen = await choose(t, { eventDeploymentId: 81, runId: undefined })
+  expect(chosen.base).toBe(sha(80))
+})
+
 test("the event's own deployment (a deployment event) is skipped without reading its statuses", async () => {
   const t = world([
     { id: 31, states: ['success'] },

@@ -7,7 +7,9 @@
  * `queued` or `in_progress`, and a re-run's earlier attempts: their statuses' `log_url` or
  * `target_url` names `/actions/runs/{GITHUB_RUN_ID}`), the deployment the event itself is about
  * (a `deployment` or `deployment_status` event), and every deployment whose latest status is not
- * `success` (failed, errored, inactive, still running). The reads are capped: at most
+ * `success` (failed, errored, inactive, still running), except the one made `inactive` by a
+ * success of this run's own or of the event's deployment, passed over before it (a record job
+ * after the deploy job, an `on: deployment_status` run). The reads are capped: at most
  * MAX_DEPLOYMENT_PAGES pages of DEPLOYMENTS_PER_PAGE deployments, one status read each.
  */
 import type { ServiceClient } from '../client/client.js'
@@ -58,6 +60,10 @@ export async function previousDeployment(
   const { environment } = start
   const of = `the deployments of environment \`${environment}\``
   const passed: string[] = []
+  // Set once a newer deployment of this run's own that succeeded, or the event's own, is passed
+  // over: its success made the previous one `inactive` (a record job after the deploy job, an
+  // `on: deployment_status` run), which then is still the previous successful deployment.
+  let superseded = false
   let looked = 0
   let next: string | undefined = deploymentsPath(owner, repo, environment, DEPLOYMENTS_PER_PAGE)
   let pages = 0
@@ -70,6 +76,7 @@ export async function previousDeployment(
         looked++
         if (deployment.id === start.eventDeploymentId) {
           passed.push(`${describe(deployment)} (the event's own)`)
+          superseded = true
           continue
         }
         const statuses = await listDeploymentStatuses(
@@ -80,11 +87,14 @@ export async function previousDeployment(
           STATUSES_PER_PAGE
         )
         const latest = statuses[0]
+        const success = statuses.find(s => s.state === 'success')
         if (start.runId !== undefined && statuses.some(s => namesRun(s, start.runId as string))) {
           passed.push(`${describe(deployment)} (this run's own, ${latest?.state ?? 'no status'})`)
+          if (success !== undefined) superseded = true
           continue
         }
-        if (latest?.state !== 'success') {
+        const inactive = superseded && latest?.state === 'inactive' && success !== undefined
+        if (latest?.state !== 'success' && !inactive) {
           passed.push(`${describe(deployment)} (${latest?.state ?? 'no status'})`)
           continue
         }
@@ -94,7 +104,8 @@ export async function previousDeployment(
         }
         const notes = [
           `${what}: previous successful deployment of environment \`${environment}\`: ` +
-            `${describe(deployment)}, ${latest.created_at ? `success at ${latest.created_at}` : 'success'}` +
+            `${describe(deployment)}, ${success?.created_at ? `success at ${success.created_at}` : 'success'}` +
+            `${inactive ? `, inactive since${latest.created_at ? ` ${latest.created_at}` : ''} (superseded by the newer one passed over)` : ''}` +
             `${deployment.created_at ? `, created ${deployment.created_at}` : ''}`
         ]
         if (passed.length > 0)
