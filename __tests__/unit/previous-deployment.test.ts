@@ -217,6 +217,33 @@ test('no previous successful deployment: a warning, no start (nothing is labeled
   expect(onlyOwn.warnings[0]).toContain('among its 1:')
 })
 
+test('a deployment deleted between the list and its statuses (404) is passed over, not a denied read', async () => {
+  // A cleanup job deleted #91 after the list was read: the list itself was allowed.
+  const t = setup()
+  t.on('GET', LIST, {
+    status: 200,
+    body: [92, 91, 90].map(id => ({ id, sha: sha(id), ref: 'main', payload: {}, creator: null }))
+  })
+  t.on('GET', '/repos/acme/web/deployments/92/statuses?per_page=10', {
+    status: 200,
+    body: [{ id: 1, state: 'in_progress', log_url: runUrl(RUN) }]
+  })
+  t.on('GET', '/repos/acme/web/deployments/91/statuses?per_page=10', {
+    status: 404,
+    body: { message: 'Not Found' }
+  })
+  t.on('GET', '/repos/acme/web/deployments/90/statuses?per_page=10', {
+    status: 200,
+    body: [{ id: 2, state: 'success' }]
+  })
+  const chosen = await choose(t)
+  expect(chosen.warnings).toEqual([])
+  expect(chosen.base).toBe(sha(90))
+  expect(chosen.notes[1]).toMatch(
+    /#91 \(sha [0-9a-f]{7}, ref main\) \(gone: its statuses answer 404\)/
+  )
+})
+
 test('a denied read (403) names `deployments: read`', async () => {
   const t = setup()
   t.on('GET', LIST, {

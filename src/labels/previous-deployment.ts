@@ -18,7 +18,8 @@ import {
   deploymentsPath,
   listDeploymentStatuses,
   readDeploymentPage,
-  type Deployment
+  type Deployment,
+  type DeploymentStatus
 } from '../service/deployments.js'
 import { firstLineOf } from '../shared/result.js'
 import { isSafeRef } from './inputs.js'
@@ -79,13 +80,11 @@ export async function previousDeployment(
           superseded = true
           continue
         }
-        const statuses = await listDeploymentStatuses(
-          client,
-          owner,
-          repo,
-          deployment.id,
-          STATUSES_PER_PAGE
-        )
+        const statuses = await statusesOf(client, owner, repo, deployment.id)
+        if (statuses === undefined) {
+          passed.push(`${describe(deployment)} (gone: its statuses answer 404)`)
+          continue
+        }
         const latest = statuses[0]
         const success = statuses.find(s => s.state === 'success')
         if (start.runId !== undefined && statuses.some(s => namesRun(s, start.runId as string))) {
@@ -137,6 +136,25 @@ export async function previousDeployment(
   const notes =
     passed.length > 0 ? [`${what}: passed over, newest first: ${passed.join('; ')}`] : []
   return { notes, warnings: [warning] }
+}
+
+/**
+ * A deployment's newest statuses; undefined when they answer 404 although the list was read: the
+ * deployment was deleted in between (a cleanup job), not a denied read.
+ */
+async function statusesOf(
+  client: ServiceClient,
+  owner: string,
+  repo: string,
+  id: number
+): Promise<DeploymentStatus[] | undefined> {
+  try {
+    return await listDeploymentStatuses(client, owner, repo, id, STATUSES_PER_PAGE)
+  } catch (error) {
+    if (error instanceof ServiceError && !error.fatal && !error.notTheApi && error.status === 404)
+      return undefined
+    throw error
+  }
 }
 
 /** `#12 (sha abc1234, ref main)` */
