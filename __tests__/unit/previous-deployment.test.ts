@@ -269,6 +269,28 @@ test('known limit: a deploy started after this run that succeeded while it ran i
   expect((await choose(t)).base).toBe(sha(41))
 })
 
+test('known limit: any job naming the environment records a deployment, and its success is taken', async () => {
+  // #43: a pull request's `terraform plan` job (or one that only reads the environment's
+  // secrets) named `environment: production` and succeeded; it deployed nothing.
+  const plan = await choose(
+    world([
+      { id: 44, states: ['in_progress'], run: RUN },
+      { id: 43, sha: sha(4300), states: ['success'], run: '4300' },
+      { id: 42, states: ['success'], run: '4200' }
+    ])
+  )
+  expect(plan.base).toBe(sha(4300))
+  // #46: a tool made this run's deployment without a `log_url` naming the run, and marked it
+  // `success` before the step: nothing tells it from a previous deploy.
+  const tool = await choose(
+    world([
+      { id: 46, states: ['success'] },
+      { id: 45, states: ['inactive', 'success'], run: '4100' }
+    ])
+  )
+  expect(tool.base).toBe(sha(46))
+})
+
 test('a status names the run by the path segment of its id, not by a prefix', () => {
   expect(namesRun({ log_url: runUrl('4242') }, '4242')).toBe(true)
   expect(namesRun({ target_url: 'https://github.com/a/b/actions/runs/4242' }, '4242')).toBe(true)
