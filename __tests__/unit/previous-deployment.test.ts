@@ -291,6 +291,17 @@ test('known limit: any job naming the environment records a deployment, and its 
   expect(tool.base).toBe(sha(46))
 })
 
+test("known limit: another workflow's deploy to the same environment is the previous one", async () => {
+  // The api service's workflow (run 4500) deployed production after the web service's last
+  // deploy (run 4100): for web's deploy now, api's is the previous one.
+  const t = world([
+    { id: 47, states: ['in_progress'], run: RUN },
+    { id: 46, sha: sha(4500), states: ['success'], run: '4500' },
+    { id: 45, sha: sha(4100), states: ['inactive', 'success'], run: '4100' }
+  ])
+  expect((await choose(t)).base).toBe(sha(4500))
+})
+
 test('a status names the run by the path segment of its id, not by a prefix', () => {
   expect(namesRun({ log_url: runUrl('4242') }, '4242')).toBe(true)
   expect(namesRun({ target_url: 'https://github.com/a/b/actions/runs/4242' }, '4242')).toBe(true)
