@@ -122,3 +122,41 @@ test('on: deployment_status (a tool deployed m5 and succeeded): the deployment i
   expect(labeled()).toEqual([3, 4, 5])
   expect(run.stdout).toContain("(the event's own)")
 })
+
+test('a central deploy repository labeling another `repository`: the warning names whose deployments were read', async () => {
+  // acme/deploy's workflow deploys acme/web's code: its job's deployments are acme/deploy's,
+  // the ones read are acme/web's, which has none for production.
+  const { repoDir, m5 } = world('central', () => [])
+  emulator.seed({
+    deployments: {
+      'acme/deploy': [
+        {
+          id: 7,
+          sha: 'c'.repeat(40),
+          environment: 'production',
+          statuses: states('3000', 'success')
+        }
+      ]
+    }
+  })
+  const run = await runLabels(
+    { since: 'previous-deployment', environment: 'production', repository: REPO },
+    {
+      repository: 'acme/deploy',
+      eventName: 'workflow_dispatch',
+      event: { ref: 'refs/heads/main', inputs: {} },
+      sha: m5,
+      ref: 'refs/heads/main',
+      workspace: repoDir
+    }
+  )
+  expect(run.code).toBe(0)
+  expect(labeled()).toEqual([])
+  expect(warnings(run)).toEqual([
+    expect.stringContaining(
+      'because environment `production` of acme/web has no successful deployment before this ' +
+        'run (it has none): set `since`'
+    )
+  ])
+  expect(emulator.requests.map(r => r.path)).not.toContain('/repos/acme/deploy/deployments')
+})

@@ -190,8 +190,8 @@ test('pages are followed newest first, and the reads stop after the cap with a w
   expect(chosen.base).toBeUndefined()
   const looked = MAX_DEPLOYMENT_PAGES * DEPLOYMENTS_PER_PAGE
   expect(chosen.warnings).toEqual([
-    'workflow_dispatch: found no pull requests, because environment `production` has no ' +
-      `successful deployment before this run among the newest ${looked} (the first ` +
+    'workflow_dispatch: found no pull requests, because environment `production` of acme/web ' +
+      `has no successful deployment before this run among the newest ${looked} (the first ` +
       `${MAX_DEPLOYMENT_PAGES} pages; older ones are not read): set \`since\` to the ref or sha ` +
       'to start from (a tag, or the sha the environment runs)'
   ])
@@ -207,9 +207,9 @@ test('no previous successful deployment: a warning, no start (nothing is labeled
   expect(none).toEqual({
     notes: [],
     warnings: [
-      'workflow_dispatch: found no pull requests, because environment `production` has no ' +
-        'successful deployment before this run (it has none): set `since` to the ref or sha to ' +
-        'start from (a tag, or the sha the environment runs)'
+      'workflow_dispatch: found no pull requests, because environment `production` of acme/web ' +
+        'has no successful deployment before this run (it has none): set `since` to the ref or ' +
+        'sha to start from (a tag, or the sha the environment runs)'
     ]
   })
   const onlyOwn = await choose(world([{ id: 1, states: ['in_progress'], run: RUN }]))

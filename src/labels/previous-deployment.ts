@@ -131,8 +131,8 @@ export async function previousDeployment(
       ? '(it has none)'
       : `among its ${looked}`
   const warning =
-    `${what}: found no pull requests, because environment \`${environment}\` has no successful ` +
-    `deployment before this run ${where}: ${FIX_DEPLOYMENT}`
+    `${what}: found no pull requests, because environment \`${environment}\` of ${owner}/${repo} ` +
+    `has no successful deployment before this run ${where}: ${FIX_DEPLOYMENT}`
   const notes =
     passed.length > 0 ? [`${what}: passed over, newest first: ${passed.join('; ')}`] : []
   return { notes, warnings: [warning] }
