@@ -1,7 +1,8 @@
 /**
  * `since: previous-deployment`: which deployment of the environment the range starts at (the
- * newest whose latest status is `success`, this run's own and the event's skipped), the capped
- * reads, what happens without one, and the word's parsing.
+ * newest whose latest status is `success`, this run's own and the event's skipped, or the one
+ * their success made `inactive`), the capped reads, what happens without one, the known limits,
+ * and the word's parsing.
  */
 import { setup, API } from '../../__fixtures__/service-client.js'
 import {
