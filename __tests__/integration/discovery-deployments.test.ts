@@ -186,8 +186,8 @@ test('no previous successful deployment: a warning that says so, nothing labeled
   expect(labeled()).toEqual([])
   expect(warnings(run)).toEqual([
     expect.stringContaining(
-      'found no pull requests, because environment `production` has no successful deployment ' +
-        'before this run among its 2: set `since` to the ref or sha to start from'
+      'found no pull requests, because environment `production` of acme/web has no successful ' +
+        'deployment before this run among its 2: set `since` to the ref or sha to start from'
     )
   ])
 })

@@ -1,7 +1,8 @@
 /**
  * `since: previous-deployment`: which deployment of the environment the range starts at (the
- * newest whose latest status is `success`, this run's own and the event's skipped), the capped
- * reads, what happens without one, and the word's parsing.
+ * newest whose latest status is `success`, this run's own and the event's skipped, or the one
+ * their success made `inactive`), the capped reads, what happens without one, the known limits,
+ * and the word's parsing.
  */
 import { setup, API } from '../../__fixtures__/service-client.js'
 import {
@@ -123,6 +124,52 @@ test('failure, error, inactive, pending, queued and a deployment without statuse
     expect(chosen.notes[1]).toContain(`(${why})`)
 })
 
+test("once this run's own deployment succeeded (a later job), the one it made inactive is taken", async () => {
+  // `deploy` (environment: production) succeeded, then this step runs in a job that `needs:` it:
+  // GitHub made the previous success, #51, `inactive`; it is still the previous deployment.
+  const t = world([
+    { id: 52, states: ['success', 'in_progress', 'queued'], run: RUN },
+    { id: 51, states: ['inactive', 'success', 'in_progress'], run: '4100' },
+    { id: 50, states: ['inactive', 'success'], run: '4000' }
+  ])
+  const chosen = await choose(t)
+  expect(chosen.base).toBe(sha(51))
+  expect(chosen.warnings).toEqual([])
+  expect(chosen.notes[0]).toContain('#51 (sha')
+  expect(chosen.notes[0]).toContain('inactive since')
+  expect(chosen.notes[1]).toMatch(/#52 .*\(this run's own, success\)/)
+  expect(t.client.counts.reads).toBe(3)
+  // Without a newer success of this run's own, an inactive deployment is still passed over.
+  const alone = await choose(
+    world([
+      { id: 61, states: ['in_progress'], run: RUN },
+      { id: 60, states: ['inactive', 'success'], run: '4000' },
+      { id: 59, states: ['success'], run: '3900' }
+    ])
+  )
+  expect(alone.base).toBe(sha(59))
+  // An inactive one that never succeeded is passed over all the same.
+  const never = await choose(
+    world([
+      { id: 71, states: ['success'], run: RUN },
+      { id: 70, states: ['inactive', 'failure'], run: '4000' },
+      { id: 69, states: ['inactive', 'success'], run: '3900' }
+    ])
+  )
+  expect(never.base).toBe(sha(69))
+})
+
+test('a deployment_status event of a success: the deployment it made inactive is taken', async () => {
+  // A tool's deployment #81 succeeded and started this run (`on: deployment_status`): GitHub
+  // made #80 inactive.
+  const t = world([
+    { id: 81, states: ['success'] },
+    { id: 80, states: ['inactive', 'success'] }
+  ])
+  const chosen = await choose(t, { eventDeploymentId: 81, runId: undefined })
+  expect(chosen.base).toBe(sha(80))
+})
+
 test("the event's own deployment (a deployment event) is skipped without reading its statuses", async () => {
   const t = world([
     { id: 31, states: ['success'] },
@@ -144,8 +191,8 @@ test('pages are followed newest first, and the reads stop after the cap with a w
   expect(chosen.base).toBeUndefined()
   const looked = MAX_DEPLOYMENT_PAGES * DEPLOYMENTS_PER_PAGE
   expect(chosen.warnings).toEqual([
-    'workflow_dispatch: found no pull requests, because environment `production` has no ' +
-      `successful deployment before this run among the newest ${looked} (the first ` +
+    'workflow_dispatch: found no pull requests, because environment `production` of acme/web ' +
+      `has no successful deployment before this run among the newest ${looked} (the first ` +
       `${MAX_DEPLOYMENT_PAGES} pages; older ones are not read): set \`since\` to the ref or sha ` +
       'to start from (a tag, or the sha the environment runs)'
   ])
@@ -161,14 +208,41 @@ test('no previous successful deployment: a warning, no start (nothing is labeled
   expect(none).toEqual({
     notes: [],
     warnings: [
-      'workflow_dispatch: found no pull requests, because environment `production` has no ' +
-        'successful deployment before this run (it has none): set `since` to the ref or sha to ' +
-        'start from (a tag, or the sha the environment runs)'
+      'workflow_dispatch: found no pull requests, because environment `production` of acme/web ' +
+        'has no successful deployment before this run (it has none): set `since` to the ref or ' +
+        'sha to start from (a tag, or the sha the environment runs)'
     ]
   })
   const onlyOwn = await choose(world([{ id: 1, states: ['in_progress'], run: RUN }]))
   expect(onlyOwn.base).toBeUndefined()
   expect(onlyOwn.warnings[0]).toContain('among its 1:')
+})
+
+test('a deployment deleted between the list and its statuses (404) is passed over, not a denied read', async () => {
+  // A cleanup job deleted #91 after the list was read: the list itself was allowed.
+  const t = setup()
+  t.on('GET', LIST, {
+    status: 200,
+    body: [92, 91, 90].map(id => ({ id, sha: sha(id), ref: 'main', payload: {}, creator: null }))
+  })
+  t.on('GET', '/repos/acme/web/deployments/92/statuses?per_page=10', {
+    status: 200,
+    body: [{ id: 1, state: 'in_progress', log_url: runUrl(RUN) }]
+  })
+  t.on('GET', '/repos/acme/web/deployments/91/statuses?per_page=10', {
+    status: 404,
+    body: { message: 'Not Found' }
+  })
+  t.on('GET', '/repos/acme/web/deployments/90/statuses?per_page=10', {
+    status: 200,
+    body: [{ id: 2, state: 'success' }]
+  })
+  const chosen = await choose(t)
+  expect(chosen.warnings).toEqual([])
+  expect(chosen.base).toBe(sha(90))
+  expect(chosen.notes[1]).toMatch(
+    /#91 \(sha [0-9a-f]{7}, ref main\) \(gone: its statuses answer 404\)/
+  )
 })
 
 test('a denied read (403) names `deployments: read`', async () => {
@@ -194,6 +268,39 @@ test('known limit: a deploy started after this run that succeeded while it ran i
     { id: 39, states: ['success'], run: '4100' }
   ])
   expect((await choose(t)).base).toBe(sha(41))
+})
+
+test('known limit: any job naming the environment records a deployment, and its success is taken', async () => {
+  // #43: a pull request's `terraform plan` job (or one that only reads the environment's
+  // secrets) named `environment: production` and succeeded; it deployed nothing.
+  const plan = await choose(
+    world([
+      { id: 44, states: ['in_progress'], run: RUN },
+      { id: 43, sha: sha(4300), states: ['success'], run: '4300' },
+      { id: 42, states: ['success'], run: '4200' }
+    ])
+  )
+  expect(plan.base).toBe(sha(4300))
+  // #46: a tool made this run's deployment without a `log_url` naming the run, and marked it
+  // `success` before the step: nothing tells it from a previous deploy.
+  const tool = await choose(
+    world([
+      { id: 46, states: ['success'] },
+      { id: 45, states: ['inactive', 'success'], run: '4100' }
+    ])
+  )
+  expect(tool.base).toBe(sha(46))
+})
+
+test("known limit: another workflow's deploy to the same environment is the previous one", async () => {
+  // The api service's workflow (run 4500) deployed production after the web service's last
+  // deploy (run 4100): for web's deploy now, api's is the previous one.
+  const t = world([
+    { id: 47, states: ['in_progress'], run: RUN },
+    { id: 46, sha: sha(4500), states: ['success'], run: '4500' },
+    { id: 45, sha: sha(4100), states: ['inactive', 'success'], run: '4100' }
+  ])
+  expect((await choose(t)).base).toBe(sha(4500))
 })
 
 test('a status names the run by the path segment of its id, not by a prefix', () => {

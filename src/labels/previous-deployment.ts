@@ -7,7 +7,9 @@
  * `queued` or `in_progress`, and a re-run's earlier attempts: their statuses' `log_url` or
  * `target_url` names `/actions/runs/{GITHUB_RUN_ID}`), the deployment the event itself is about
  * (a `deployment` or `deployment_status` event), and every deployment whose latest status is not
- * `success` (failed, errored, inactive, still running). The reads are capped: at most
+ * `success` (failed, errored, inactive, still running), except the one made `inactive` by a
+ * success of this run's own or of the event's deployment, passed over before it (a record job
+ * after the deploy job, an `on: deployment_status` run). The reads are capped: at most
  * MAX_DEPLOYMENT_PAGES pages of DEPLOYMENTS_PER_PAGE deployments, one status read each.
  */
 import type { ServiceClient } from '../client/client.js'
@@ -16,7 +18,8 @@ import {
   deploymentsPath,
   listDeploymentStatuses,
   readDeploymentPage,
-  type Deployment
+  type Deployment,
+  type DeploymentStatus
 } from '../service/deployments.js'
 import { firstLineOf } from '../shared/result.js'
 import { isSafeRef } from './inputs.js'
@@ -58,6 +61,10 @@ export async function previousDeployment(
   const { environment } = start
   const of = `the deployments of environment \`${environment}\``
   const passed: string[] = []
+  // Set once a newer deployment of this run's own that succeeded, or the event's own, is passed
+  // over: its success made the previous one `inactive` (a record job after the deploy job, an
+  // `on: deployment_status` run), which then is still the previous successful deployment.
+  let superseded = false
   let looked = 0
   let next: string | undefined = deploymentsPath(owner, repo, environment, DEPLOYMENTS_PER_PAGE)
   let pages = 0
@@ -70,21 +77,23 @@ export async function previousDeployment(
         looked++
         if (deployment.id === start.eventDeploymentId) {
           passed.push(`${describe(deployment)} (the event's own)`)
+          superseded = true
           continue
         }
-        const statuses = await listDeploymentStatuses(
-          client,
-          owner,
-          repo,
-          deployment.id,
-          STATUSES_PER_PAGE
-        )
+        const statuses = await statusesOf(client, owner, repo, deployment.id)
+        if (statuses === undefined) {
+          passed.push(`${describe(deployment)} (gone: its statuses answer 404)`)
+          continue
+        }
         const latest = statuses[0]
+        const success = statuses.find(s => s.state === 'success')
         if (start.runId !== undefined && statuses.some(s => namesRun(s, start.runId as string))) {
           passed.push(`${describe(deployment)} (this run's own, ${latest?.state ?? 'no status'})`)
+          if (success !== undefined) superseded = true
           continue
         }
-        if (latest?.state !== 'success') {
+        const inactive = superseded && latest?.state === 'inactive' && success !== undefined
+        if (latest?.state !== 'success' && !inactive) {
           passed.push(`${describe(deployment)} (${latest?.state ?? 'no status'})`)
           continue
         }
@@ -94,7 +103,8 @@ export async function previousDeployment(
         }
         const notes = [
           `${what}: previous successful deployment of environment \`${environment}\`: ` +
-            `${describe(deployment)}, ${latest.created_at ? `success at ${latest.created_at}` : 'success'}` +
+            `${describe(deployment)}, ${success?.created_at ? `success at ${success.created_at}` : 'success'}` +
+            `${inactive ? `, inactive since${latest.created_at ? ` ${latest.created_at}` : ''} (superseded by the newer one passed over)` : ''}` +
             `${deployment.created_at ? `, created ${deployment.created_at}` : ''}`
         ]
         if (passed.length > 0)
@@ -121,11 +131,30 @@ export async function previousDeployment(
       ? '(it has none)'
       : `among its ${looked}`
   const warning =
-    `${what}: found no pull requests, because environment \`${environment}\` has no successful ` +
-    `deployment before this run ${where}: ${FIX_DEPLOYMENT}`
+    `${what}: found no pull requests, because environment \`${environment}\` of ${owner}/${repo} ` +
+    `has no successful deployment before this run ${where}: ${FIX_DEPLOYMENT}`
   const notes =
     passed.length > 0 ? [`${what}: passed over, newest first: ${passed.join('; ')}`] : []
   return { notes, warnings: [warning] }
+}
+
+/**
+ * A deployment's newest statuses; undefined when they answer 404 although the list was read: the
+ * deployment was deleted in between (a cleanup job), not a denied read.
+ */
+async function statusesOf(
+  client: ServiceClient,
+  owner: string,
+  repo: string,
+  id: number
+): Promise<DeploymentStatus[] | undefined> {
+  try {
+    return await listDeploymentStatuses(client, owner, repo, id, STATUSES_PER_PAGE)
+  } catch (error) {
+    if (error instanceof ServiceError && !error.fatal && !error.notTheApi && error.status === 404)
+      return undefined
+    throw error
+  }
 }
 
 /** `#12 (sha abc1234, ref main)` */
