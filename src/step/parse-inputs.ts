@@ -34,6 +34,8 @@ export interface Inputs {
   labels?: LabelInputs
   dryRun: boolean
   maxRetries: number
+  /** `job-summary`: write the job summary (the command line writes none either way). */
+  jobSummary: boolean
 }
 
 type Env = Record<string, string | undefined>
@@ -59,6 +61,7 @@ export function parseInputs(raw: RawInputs, env: Env = process.env, files?: File
   const labels = parseLabelInputs(raw)
   const dryRun = c.take('dry-run', booleanSchema) ?? false
   const maxRetries = c.take('max-retries', maxRetriesSchema) ?? DEFAULT_MAX_RETRIES
+  const jobSummary = c.take('job-summary', booleanSchema) ?? true
 
   const problems: InputProblem[] = [
     ...c.problems,
@@ -90,7 +93,8 @@ export function parseInputs(raw: RawInputs, env: Env = process.env, files?: File
     cluster: cluster.value,
     labels: labels.value,
     dryRun,
-    maxRetries
+    maxRetries,
+    jobSummary
   }
 }
 
