@@ -49,7 +49,7 @@ test('the summary: MAX_SUMMARY_ROWS rows whole; one more is counted, in the same
   const line = (n: string) => `- ${n}`
   expect(firstRows(names(MAX_SUMMARY_ROWS), line)).toHaveLength(MAX_SUMMARY_ROWS)
   expect(firstRows(names(MAX_SUMMARY_ROWS + 1), line).at(-1)).toBe(
-    '- ... and 1 more (the log has them all)'
+    '- ... and 1 more in the log'
   )
   expect(moreInOutput(MAX_SUMMARY_ROWS, 'errors')).toEqual([])
   expect(moreInOutput(MAX_SUMMARY_ROWS + 1, 'errors')).toEqual([

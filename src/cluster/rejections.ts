@@ -75,7 +75,7 @@ export function describeGroup(cause: string, group: readonly SkippedDeployment[]
 export function whatToDo(cause: string | null | undefined): string {
   if (cause === 'not_found')
     return (
-      "To record them: attest each image's digest in its build (e.g. actions/attest-build-provenance) " +
+      "To record them: attest each image's digest in its build (e.g. `actions/attest-build-provenance`) " +
       "and check that each deployment's `github_repository` names a repository of the organization."
     )
   if (cause === 'unauthorized')

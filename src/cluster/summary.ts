@@ -18,7 +18,7 @@ export function clusterSection(result: RunResult): string[] {
   const out: string[] = []
   if (result.jobId !== undefined) {
     out.push(
-      `Cluster job ${cell(String(result.jobId))}: ${cell(result.jobStatus ?? 'unknown')}.`,
+      `Cluster job **${cell(String(result.jobId))}**: ${cell(result.jobStatus ?? 'unknown')}.`,
       ''
     )
   }
