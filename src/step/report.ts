@@ -161,15 +161,18 @@ export function renderSummary(
  */
 function failureLine(f: StepFailure): string {
   const first = (f.message.split('\n')[0] ?? '').replace(/\.$/, '')
-  return `- **${inline(f.what)}**: ${inline(first)}. Fix: ${stepWords(fixOf(f))}`
+  const fix = fixOf(f)
+  return `- **${inline(f.what)}**: ${inline(first)}.${fix ? ` Fix: ${stepWords(fix)}` : ''}`
 }
 
-function fixOf(f: StepFailure): string {
+/** What to do: the hint, a failed or silent service, or where the rest of a longer message is. */
+function fixOf(f: StepFailure): string | undefined {
   if (f.hint) return f.hint
   const status = f.request?.status
   if (f.request && (status === undefined || status >= 500))
     return 'the service failed or did not answer (after `max-retries` retries): run the step again.'
-  return 'see the whole message in the log and in the `failed` output.'
+  if (f.message.includes('\n')) return 'the whole message is in the log and the `failed` output.'
+  return undefined
 }
 
 function previewSection(result: RunResult): string[] {
