@@ -89,3 +89,18 @@ export function linkableIn(html: string, allowed: readonly string[] = []): strin
     }
   return found
 }
+
+/**
+ * The text a value the step does not own shows as (docs/untrusted-input.md): each control
+ * character (C0, DEL, C1, the line and paragraph separators, the bidirectional controls) as its
+ * JSON escape, `\n`, `\r`, `\t`, `\u001b`; everything else as it is.
+ */
+export function shownAs(text: string): string {
+  return text.replace(
+    // eslint-disable-next-line no-control-regex
+    /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g,
+    c =>
+      ({ '\n': '\\n', '\r': '\\r', '\t': '\\t' })[c] ??
+      `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
+  )
+}
