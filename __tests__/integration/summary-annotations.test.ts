@@ -1,8 +1,10 @@
 /**
  * The bundled action's annotations and job summary on a platform team's runs: a cluster whose 40
  * deployments the service skips makes one warning per cause (GitHub shows 10 annotations a step),
- * each deployment named in the log and the summary; `job-summary: false` writes none.
+ * each deployment named in the log and the summary; `job-summary: false` writes none; the
+ * summaries of runs whose service answers hostile text, rendered as GitHub does (cmark-gfm).
  */
+import { cmarkGfmMissing, linkableIn, renderGfm, textOf } from '../../__fixtures__/gfm.js'
 import { runAction } from '../../scripts/run-action.js'
 import { TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
 import type { Emulator } from '../../emulator/index.js'
@@ -80,4 +82,55 @@ test('job-summary: false writes no job summary; the outputs are the same', async
   expect(off.summary).toBe('')
   expect(off.code).toBe(0)
   expect(off.outputs).toEqual(on.outputs)
+})
+
+describe('the summaries of hostile runs, as GitHub renders them', () => {
+  beforeAll(() => {
+    const missing = cmarkGfmMissing()
+    if (missing) throw new Error(missing)
+  })
+
+  const HOSTILE =
+    'foo\\@evil.example \\@octocat \\#123 evil/repo#1 GH-7 www.evil.example <img src=x>'
+  const recordBoth = {
+    token: TOKEN,
+    digest: `ghcr.io/acme/web@${digest(7)}`,
+    version: '1.4.2',
+    environment: 'production',
+    'registry-url': 'https://ghcr.io',
+    'max-retries': '0'
+  }
+  const refuse = (path: RegExp) =>
+    emulator.addFault({
+      method: 'POST',
+      path,
+      times: 2,
+      fault: { kind: 'status', status: 403, body: { message: `Forbidden ${HOSTILE}` } }
+    })
+
+  test.each([
+    ['the deployment record refused', /deployment-record$/, 'Deployment recorded in part', 1],
+    ['both writes refused', /(deployment|storage)-record$/, 'Nothing recorded', 2]
+  ])(
+    '%s: the title says so, each failure shows its fix, the service text makes no link',
+    async (_what, path, title, failures) => {
+      emulator = await withEmulator()
+      refuse(path)
+      const run = await runAction(recordBoth, {
+        GITHUB_API_URL: emulator.url,
+        GITHUB_REPOSITORY: 'acme/web'
+      })
+      expect(run.code).toBe(1)
+      const html = renderGfm(run.summary)
+      expect(html).toContain(`<h2>${title}</h2>`)
+      expect(textOf(html)).toContain(
+        'What: ghcr.io/acme/web version 1.4.2, digest sha256:000000000000…'
+      )
+      expect(
+        textOf(html).match(/Fix: The step needs the permission artifact-metadata: write/g)
+      ).toHaveLength(failures)
+      expect(html).toContain('octocat')
+      expect(linkableIn(html)).toEqual([])
+    }
+  )
 })
