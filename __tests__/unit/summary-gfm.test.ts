@@ -1,4 +1,6 @@
 /**
+ * Over 300 lines: the outcomes' fixtures and the hostile text are read together.
+ *
  * The job summary as github.com shows it: rendered with cmark-gfm and GitHub's extensions
  * (__fixtures__/gfm.ts), for each outcome (success, partial failure, total failure, dry run, a
  * cluster with skipped deployments, a cancel), with hostile text in every value the step does not

@@ -7,12 +7,7 @@ import { jest } from '@jest/globals'
 import { ESLint } from 'eslint'
 import fc from 'fast-check'
 import { join } from 'node:path'
-import {
-  foreignCommands,
-  hostileText,
-  runnerCommands,
-  shownText
-} from '../../__fixtures__/runner-commands.js'
+import { foreignCommands, hostileText, runnerCommands } from '../../__fixtures__/runner-commands.js'
 import { actionLog, failStep, WARNING_ANNOTATIONS } from '../../src/runner/log-writer.js'
 import { cell, codeCell } from '../../src/runner/markdown.js'
 import { cliLog } from '../../src/runner/stdio-writer.js'
