@@ -55,7 +55,7 @@ export function whatAndWhere(result: RunResult, about: SummaryAbout): string[] {
       .join(', ')
     const more =
       artifacts.length > NAMED_ARTIFACTS
-        ? `, ... and ${artifacts.length - NAMED_ARTIFACTS} more`
+        ? `, ... and ${artifacts.length - NAMED_ARTIFACTS} more (as the deployments given list them)`
         : ''
     lines.push(
       `- What: ${cluster.items.length} deployments of ${artifacts.length} ${artifacts.length === 1 ? 'artifact' : 'artifacts'}${artifacts.length > 0 ? `: ${named}${more}` : ''}`
