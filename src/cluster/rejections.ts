@@ -44,7 +44,7 @@ export function reportSkipped(
     return
   }
   for (const entry of skipped) log.info(describeSkipped(entry, items))
-  for (const [cause, group] of byCause(skipped)) log.warning(describeGroup(cause, group))
+  for (const [cause, group] of byCause(skipped)) log.warning(describeGroup(cause, group, items))
 }
 
 /** The rejections grouped by cause, in the order each cause first came. */
@@ -61,8 +61,17 @@ export function byCause(skipped: readonly SkippedDeployment[]): Map<string, Skip
 export const NAMED_IN_GROUP = 5
 
 /** One warning for the deployments rejected for one cause: how many, the first few, what to do. */
-export function describeGroup(cause: string, group: readonly SkippedDeployment[]): string {
-  const names = group.map(e => e.deployment?.deployment_name ?? `image ${e.name ?? '?'}`)
+export function describeGroup(
+  cause: string,
+  group: readonly SkippedDeployment[],
+  items: ReadonlyArray<{ name: string; deployment_name: string }> = []
+): string {
+  // a flat `{name, cause}` names the image: the deployments sent with it, or the image
+  const names = group.flatMap(e => {
+    if (e.deployment?.deployment_name) return [e.deployment.deployment_name]
+    const sent = items.filter(i => i.name === e.name).map(i => i.deployment_name)
+    return sent.length > 0 ? sent : [`image ${e.name ?? '?'}`]
+  })
   const count = group.length === 1 ? '1 deployment was' : `${group.length} deployments were`
   return (
     `${count} not recorded: ${why(cause)}: ${namedAndMore(names, NAMED_IN_GROUP)} ` +
