@@ -100,6 +100,7 @@ export type Row =
   | {
       record: 'Deployment record' | 'Storage record'
       name: string
+      version?: string | null
       deployment_name?: string
       digest?: string | undefined
       logical_environment?: string | undefined
@@ -131,30 +132,44 @@ export function expectSummary(
   const labelsOnly = want.rows.length === 0 && want.jobId === undefined
   expect(lines[0]).toBe(
     want.dryRun
-      ? '## Dry run: nothing was written'
+      ? '## Dry run: previewed, nothing was written'
       : labelsOnly
         ? '## Labels applied'
         : '## Deployment recorded'
   )
   const expected: string[] = []
+  // Values the step does not own are code (docs/untrusted-input.md); its own words are not.
+  const code = (text: string) => `\`${text}\``
   for (const row of want.rows.slice(0, 100)) {
     if ('planned' in row) {
       expected.push(`| ${row.planned} | \`${row.path}\` | ${row.effect} |`)
-    } else if (row.record === 'Storage record') {
-      const where = `${row.registry_url}${row.repository ? ` / ${row.repository}` : ''}`
-      expected.push(`| Storage record | ${row.name} | ${where} | ${row.status} | ${row.id} |`)
+      continue
+    }
+    // the artifact as given and its version, the record's place, its digest or status, its id
+    const version = row.version ? code(row.version) : '-'
+    if (row.record === 'Storage record') {
+      const where = [row.registry_url, row.repository].filter(Boolean).map(w => code(w ?? ''))
+      expected.push(
+        `| Storage record | ${code(row.name)} | ${version} | ${where.join(' / ')} | ${row.status} | ${row.id} |`
+      )
     } else {
       const where = [row.logical_environment, row.physical_environment, row.cluster]
         .filter(Boolean)
+        .map(w => code(w ?? ''))
         .join(' / ')
-      const digest = `${(row.digest ?? '').slice(0, 19)}…`
+      const digest = code(`${(row.digest ?? '').slice(0, 19)}…`)
       expected.push(
-        `| Deployment record | ${row.deployment_name} | ${where} | ${digest} | ${row.id} |`
+        `| Deployment record | ${code(row.name)} | ${version} | ${where} as ${code(row.deployment_name ?? '')} | ${digest} | ${row.id} |`
       )
     }
   }
-  if (want.rows.length > 0 && !want.dryRun) expected.push(`Organization: **${want.org}**`)
-  if (want.rows.length > 100) expected.push(`... and ${want.rows.length - 100} more records.`)
+  // where, at a glance: the organization the records went to
+  if (want.rows.length > 0 && !want.dryRun)
+    expect(summary).toMatch(new RegExp(`^- Where: .*organization \`${want.org}\``, 'm'))
+  if (want.rows.length > 100)
+    expected.push(
+      `... and ${want.rows.length - 100} more in the \`deployment-records\` output (\`truncated\` counts any it could not hold).`
+    )
   if (want.jobId) expected.push(`Cluster job **${want.jobId}**: completed.`)
   if (want.labeled.length > 0) {
     expected.push(`### Labeled (${want.labeled.length})`)

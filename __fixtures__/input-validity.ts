@@ -139,4 +139,5 @@ export function expectValid(inputs: Inputs): void {
   expect(inputs.maxRetries).toBeGreaterThanOrEqual(0)
   expect(inputs.maxRetries).toBeLessThanOrEqual(MAX_RETRIES_LIMIT)
   expect(typeof inputs.dryRun).toBe('boolean')
+  expect(typeof inputs.jobSummary).toBe('boolean')
 }

@@ -2,7 +2,7 @@
  * The runner's reading of a step's output, written here from its documented rules and not from
  * src/shared/untrusted.ts (a test oracle must not share the code it checks): a line ends at LF, CR LF or
  * a lone CR; a line that starts with `::` after white space, or holds `##[` anywhere, is run as a
- * workflow command. And the summary's reading: which characters would be markup.
+ * workflow command. (The summary's reading, GitHub's GFM parser and filters: gfm.ts.)
  */
 import fc from 'fast-check'
 
@@ -28,41 +28,6 @@ export function foreignCommands(output: string, secrets: readonly string[] = [])
     const mask = /^::add-mask::(.*)$/.exec(line)
     return !(mask && secrets.includes(mask[1] as string))
   })
-}
-
-/**
- * The text a Markdown reader shows for `markdown` that holds only backslash escapes of ASCII
- * punctuation and the entities `&amp;`, `&lt;`, `&gt;` as markup; undefined when anything else
- * in it is markup: an unescaped markup character, `<`, `&` not of those entities, `://`, `www.`,
- * `@` or a control character.
- */
-export function shownText(markdown: string): string | undefined {
-  let shown = ''
-  for (let i = 0; i < markdown.length; i++) {
-    const c = markdown[i] as string
-    if (c === '\\') {
-      const next = markdown[i + 1]
-      if (next === undefined || !/[!-/:-@[-`{-~]/.test(next)) shown += c
-      else {
-        shown += next
-        i++
-      }
-      continue
-    }
-    if (c === '&') {
-      const entity = /^&(amp|lt|gt);/.exec(markdown.slice(i))
-      if (!entity) return undefined
-      shown += { amp: '&', lt: '<', gt: '>' }[entity[1] as 'amp' | 'lt' | 'gt']
-      i += entity[0].length - 1
-      continue
-    }
-    // eslint-disable-next-line no-control-regex
-    if (/[`*_~[\]|$!<>@\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(c)) return undefined
-    if (c === ':' && markdown.startsWith('//', i + 1)) return undefined
-    if (/^www\./i.test(markdown.slice(i))) return undefined
-    shown += c
-  }
-  return shown
 }
 
 /** What a hostile value tries: workflow commands, line ends, markup, mixed with plain text. */

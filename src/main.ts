@@ -3,7 +3,13 @@ import { appendFileSync } from 'node:fs'
 import { EOL } from 'node:os'
 import { InputError, parseInputs, readRawInputs } from './step/parse-inputs.js'
 import { isUnevaluated } from './inputs/names.js'
-import { describeCuts, failureReport, fittedOutputs, renderSummary } from './step/report.js'
+import {
+  aboutRun,
+  describeCuts,
+  failureReport,
+  fittedOutputs,
+  renderSummary
+} from './step/report.js'
 import { discovers, readRunEventFor } from './step/run-event.js'
 import { Cancellation } from './client/cancel.js'
 import {
@@ -100,9 +106,9 @@ async function runAction(options: RunOptions, outputs: { written: boolean }): Pr
     } catch (error) {
       // A bug of ours part way: the summary still shows what was written before it; run() sets
       // the outputs and fails the step naming it.
-      if (error instanceof RunStopped)
+      if (error instanceof RunStopped && inputs.jobSummary)
         await writeSummary(
-          renderSummary(redactDeep(withBug(error.result, error.error)), inputs.connection.org)
+          renderSummary(redactDeep(withBug(error.result, error.error)), aboutRun(inputs))
         )
       throw error
     }
@@ -111,7 +117,8 @@ async function runAction(options: RunOptions, outputs: { written: boolean }): Pr
     outputs.written = true
     const unwritten = writeOutputs(fitted.outputs)
     for (const cut of describeCuts(fitted)) actionLog.warning(cut)
-    await writeSummary(renderSummary(result, inputs.connection.org, fitted))
+    // `job-summary: false`: none (the log and the outputs say the same).
+    if (inputs.jobSummary) await writeSummary(renderSummary(result, aboutRun(inputs), fitted))
     const failures = [
       ...(result.failures.length > 0 || result.cancelled ? [failureReport(result)] : []),
       ...(unwritten ? [unwritten] : [])

@@ -65,7 +65,10 @@ test('the bundled action records both records from INPUT_* variables and writes 
   })
   expect(run.outputs['planned']).toBe('[]')
   expect(run.summary).toMatch(/## Deployment recorded/)
-  expect(run.summary).toMatch(/\| Deployment record \| web \| staging \/ stage-1 \|/)
+  // the artifact as given and its version, where, and the deployment's name
+  expect(run.summary).toMatch(
+    /\| Deployment record \| `ghcr.io\/acme\/web` \| `2.0.0` \| `staging` \/ `stage-1` as `web` \|/
+  )
   expect(run.stdout).toMatch(
     /Recorded deployment record web \(deployed\) in staging\/stage-1: id \d+/
   )

@@ -61,7 +61,7 @@ test('sync: one set request with every deployment; the records come back', async
   expect(outputs['job-id']).toBe('')
 })
 
-test('partial-success: skipped deployments go to errors and to one warning each; the step succeeds', async () => {
+test('partial-success: skipped deployments go to errors and to one warning per cause; the step succeeds', async () => {
   await start({ attestedDigests: [digest(1), digest(2)] })
   // The workflow repository belongs to another owner: no github_repository default, so an
   // unattested digest has nothing to fall back on.

@@ -37,7 +37,7 @@ describe('rejections by a cluster job', () => {
   // submission. Name is the image/container name from the deployment record" (`{name, cause}`).
   // Two deployments rejected for the same cause stay two; the final status repeats those of the
   // creation, and names one more: three in all, a warning each.
-  test('in the final status, flat or ours, each gets a warning and stays in errors', async () => {
+  test('in the final status, flat or ours, each is named in the log, one warning per cause, and stays in errors', async () => {
     const atCreation = [
       { name: 'ghcr.io/acme/a', cause: 'not_found' },
       { name: 'ghcr.io/acme/b', cause: 'not_found' }
@@ -68,17 +68,22 @@ describe('rejections by a cluster job', () => {
     expect(run.code).toBe(0)
     expect(run.outputs['job-status']).toBe('completed')
     expect(JSON.parse(run.outputs['errors'] ?? '[]')).toEqual([...atCreation, ours])
-    const rejected = warningsOf(run.stdout).filter(w => w.includes('was not recorded'))
+    // each named in a log line of its own
+    for (const line of [
+      'Deployment of image ghcr.io/acme/a (ops/a/a) was not recorded: not_found',
+      'Deployment of image ghcr.io/acme/b (ops/b/b) was not recorded: not_found',
+      'Deployment ops/c/c (ghcr.io/acme/c@sha256:'
+    ])
+      expect(run.stdout).toContain(line)
+    // one warning per cause: the two at creation together, the one in the final status alone
+    const rejected = warningsOf(run.stdout).filter(w => w.includes('not recorded'))
     expect(rejected).toEqual([
-      expect.stringContaining(
-        'Deployment of image ghcr.io/acme/a (ops/a/a) was not recorded: not_found'
-      ),
-      expect.stringContaining(
-        'Deployment of image ghcr.io/acme/b (ops/b/b) was not recorded: not_found'
+      expect.stringMatching(
+        /^::warning::2 deployments were not recorded: not_found: .*: ops\/a\/a, ops\/b\/b \(/
       ),
       expect.stringContaining('Deployment ops/c/c (ghcr.io/acme/c@sha256:')
     ])
-    expect(rejected[2]).toContain('unauthorized')
+    expect(rejected[1]).toContain('unauthorized')
   })
 
   test('without partial-success the final rejections fail the step, counted', async () => {

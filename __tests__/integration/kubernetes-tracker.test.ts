@@ -53,7 +53,11 @@ describe('github_repository', () => {
     expect(records.map(r => r.deployment_name)).toEqual(['shop/web/web'])
     const errors = JSON.parse(run.outputs['errors'] ?? '[]') as Array<{ cause: string }>
     expect(errors).toHaveLength(REALISTIC_ITEMS.length - 1)
+    // one warning for the cause, counting them; each deployment named in a log line
     expect(warningsOf(run.stdout).join('\n')).toContain(
+      `${REALISTIC_ITEMS.length - 1} deployments were not recorded: not_found`
+    )
+    expect(run.stdout).toContain(
       'Deployment kube-system/node-exporter/node-exporter (quay.io/prometheus/node-exporter@sha256:'
     )
   })

@@ -246,6 +246,8 @@ test('a failure that would repeat for every request stops the remaining targets'
       what: 'issue or pull request #12',
       message: expect.stringMatching(/401/),
       fatal: true,
+      // what to do, for the job summary
+      hint: expect.stringMatching(/The token was refused/),
       // the call that failed, for the `failed` output
       request: {
         method: 'GET',
@@ -289,13 +291,40 @@ test('dry run reads, plans and prints the label writes without sending any', asy
     `GET ${R}/issues/14`
   ])
   const both = ['deployed:production', 'rolled-out']
+  // `labels`: what the job summary says each would do (only the labels a target lacks are added)
+  const on = (n: number) => `issue or pull request #${n}`
   expect(result.preview).toEqual([
     // seeding made deployed:production with the default color
-    { method: 'PATCH', path: `${R}/labels/deployed%3Aproduction`, body: { color: '0e8a16' } },
-    { method: 'POST', path: `${R}/labels`, body: { name: 'rolled-out', color: '0e8a16' } },
-    { method: 'POST', path: `${R}/issues/12/labels`, body: { labels: both } },
-    { method: 'DELETE', path: `${R}/issues/12/labels/deployed%3Astaging`, body: undefined },
-    { method: 'POST', path: `${R}/issues/14/labels`, body: { labels: both } }
+    {
+      method: 'PATCH',
+      path: `${R}/labels/deployed%3Aproduction`,
+      body: { color: '0e8a16' },
+      labels: { action: 'update', names: ['deployed:production'] }
+    },
+    {
+      method: 'POST',
+      path: `${R}/labels`,
+      body: { name: 'rolled-out', color: '0e8a16' },
+      labels: { action: 'create', names: ['rolled-out'] }
+    },
+    {
+      method: 'POST',
+      path: `${R}/issues/12/labels`,
+      body: { labels: both },
+      labels: { action: 'add', names: both, target: on(12) }
+    },
+    {
+      method: 'DELETE',
+      path: `${R}/issues/12/labels/deployed%3Astaging`,
+      body: undefined,
+      labels: { action: 'remove', names: ['deployed:staging'], target: on(12) }
+    },
+    {
+      method: 'POST',
+      path: `${R}/issues/14/labels`,
+      body: { labels: both },
+      labels: { action: 'add', names: ['rolled-out'], target: on(14) }
+    }
   ])
   expect(result.labeled).toEqual([])
   expect(result.failures).toEqual([])

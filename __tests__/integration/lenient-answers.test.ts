@@ -80,7 +80,7 @@ test('a storage record answered without id is recorded: no id in the ids output,
   expect(JSON.parse(outputs['storage-records'] ?? '')).toEqual([storageExample])
   // Absent and null are what the description allows: nothing to warn about.
   expect(log.lines.filter(l => l.level === 'warning')).toEqual([])
-  expect(renderSummary(result, 'acme')).toContain('| Storage record | ghcr.io/acme/web |')
+  expect(renderSummary(result, 'acme')).toContain('| Storage record | `ghcr.io/acme/web` |')
 })
 
 test('a 2xx write with an odd body is reported as done, and the body becomes a warning', async () => {

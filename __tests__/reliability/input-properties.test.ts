@@ -111,7 +111,8 @@ const VALID: Partial<Record<InputName, string>> = {
   paths: 'web/**, !web/**/*.md',
   'label-linked-issues': 'true',
   'dry-run': 'true',
-  'max-retries': '5'
+  'max-retries': '5',
+  'job-summary': 'false'
 }
 /** What a label input needs beside it to be read at all. */
 const WITH_LABELS: RawInputs = { labels: 'deployed' }

@@ -91,7 +91,12 @@ describe('an answer nested 5000 deep after a write', () => {
     const records = JSON.parse(run.outputs['deployment-records'] ?? '[]')
     expect(records[0].id).toBe(id)
     expect(JSON.stringify(records)).toContain('(left out: nested deeper than 64 levels)')
-    expect(run.summary).toMatch(new RegExp(`\\| Deployment record \\| web \\|.*\\| ${id} \\|`))
+    // the artifact as given, recorded as deployment `web`, with its id
+    expect(run.summary).toMatch(
+      new RegExp(
+        `\\| Deployment record \\| \`ghcr.io/acme/web\` \\|.* as \`web\` \\|.*\\| ${id} \\|`
+      )
+    )
     expect(run.stdout).toMatch(/::warning::POST .*nests deeper than 64 levels/)
   }, 60_000)
 })

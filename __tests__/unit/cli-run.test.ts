@@ -2,7 +2,9 @@
  * The command line run in process (src/cli/run-cli.ts): what reaches its stdout and stderr for
  * inputs stopped before any request, and the stdout JSON of a large result (never cut).
  */
-import { readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { parse } from 'yaml'
 import type { ActionYml } from '../../src/cli/action-yml.js'
 import { outputsJson, runCli } from '../../src/cli/run-cli.js'
@@ -98,5 +100,31 @@ test('credentials in `--registry-url` are bad input on the command line: exit 2 
     expect({ url, code: run.code, stdout: run.stdout }).toEqual({ url, code: 2, stdout: '' })
     expect(run.stderr).toContain('--registry-url: must not carry')
     expect(run.stderr).not.toContain('s3cr3t')
+  }
+})
+
+test('`--job-summary` is taken and changes nothing: the command line writes no job summary, on or off', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cli-summary-'))
+  const file = join(dir, 'summary.md')
+  const before = process.env['GITHUB_STEP_SUMMARY']
+  process.env['GITHUB_STEP_SUMMARY'] = file
+  try {
+    const args = ['--digest', `ghcr.io/acme/web@${DIGEST}`, '--environment', 'production']
+    // the API is unreachable: each run fails its one read, and says so in its JSON
+    const runs = [
+      await cli([...args, '--max-retries', '0']),
+      await cli([...args, '--max-retries', '0', '--job-summary', 'false']),
+      await cli([...args, '--max-retries', '0', '--job-summary'])
+    ]
+    for (const run of runs) {
+      expect(run.code).toBe(1)
+      expect(run.stderr).not.toMatch(/job-summary/)
+      expect(JSON.parse(run.stdout).failed).toHaveLength(1)
+    }
+    expect(existsSync(file)).toBe(false)
+  } finally {
+    if (before === undefined) delete process.env['GITHUB_STEP_SUMMARY']
+    else process.env['GITHUB_STEP_SUMMARY'] = before
+    rmSync(dir, { recursive: true, force: true })
   }
 })

@@ -55,7 +55,8 @@ test('a minimal deployment record', () => {
     },
     storage: undefined,
     dryRun: false,
-    maxRetries: 3
+    maxRetries: 3,
+    jobSummary: true
   })
 })
 
@@ -390,6 +391,13 @@ test('dry-run is true or false in any case', () => {
   expect(parseInputs({ ...base, 'dry-run': 'TRUE' }, {}).dryRun).toBe(true)
   expect(parseInputs({ ...base, 'dry-run': 'False' }, {}).dryRun).toBe(false)
   expect(inputsNamed({ ...base, 'dry-run': 'yes' })).toEqual(['dry-run'])
+})
+
+test('job-summary is on unless false, in any case; any other word is a problem naming it', () => {
+  expect(parseInputs({ ...base }, {}).jobSummary).toBe(true)
+  expect(parseInputs({ ...base, 'job-summary': 'True' }, {}).jobSummary).toBe(true)
+  expect(parseInputs({ ...base, 'job-summary': 'FALSE' }, {}).jobSummary).toBe(false)
+  expect(inputsNamed({ ...base, 'job-summary': 'off' })).toEqual(['job-summary'])
 })
 
 test('max-retries is a whole number from 0 to 10', () => {

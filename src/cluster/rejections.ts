@@ -5,7 +5,9 @@ import type { ClusterItem } from './items.js'
 
 /**
  * Deployments the service rejected (a 207's `errors`, a job's at creation and in its final
- * status), each said in a warning of its own and kept whole in the `errors` output.
+ * status): each named in a log line of its own and kept whole in the `errors` output, and one
+ * warning per cause (GitHub shows 10 annotations a step: 40 rejections are not 40 warnings),
+ * counting them, naming the first few and saying what to do.
  */
 
 /**
@@ -36,7 +38,69 @@ export function reportSkipped(
   log: Log,
   items: readonly ClusterItem[] = []
 ): void {
-  for (const entry of skipped) log.warning(describeSkipped(entry, items))
+  if (skipped.length === 1) {
+    const [only] = skipped as [SkippedDeployment]
+    log.warning(`${describeSkipped(only, items)}. ${whatToDo(only.cause)}`)
+    return
+  }
+  for (const entry of skipped) log.info(describeSkipped(entry, items))
+  for (const [cause, group] of byCause(skipped)) log.warning(describeGroup(cause, group, items))
+}
+
+/** The rejections grouped by cause, in the order each cause first came. */
+export function byCause(skipped: readonly SkippedDeployment[]): Map<string, SkippedDeployment[]> {
+  const groups = new Map<string, SkippedDeployment[]>()
+  for (const entry of skipped) {
+    const cause = entry.cause ?? 'rejected'
+    groups.set(cause, [...(groups.get(cause) ?? []), entry])
+  }
+  return groups
+}
+
+/** NAMED_IN_GROUP of a cause's deployments are named in its warning; the log names each. */
+export const NAMED_IN_GROUP = 5
+
+/** One warning for the deployments rejected for one cause: how many, the first few, what to do. */
+export function describeGroup(
+  cause: string,
+  group: readonly SkippedDeployment[],
+  items: ReadonlyArray<{ name: string; deployment_name: string }> = []
+): string {
+  // a flat `{name, cause}` names the image: the deployments sent with it, or the image
+  const names = group.flatMap(e => {
+    if (e.deployment?.deployment_name) return [e.deployment.deployment_name]
+    const sent = items.filter(i => i.name === e.name).map(i => i.deployment_name)
+    return sent.length > 0 ? sent : [`image ${e.name ?? '?'}`]
+  })
+  const count = group.length === 1 ? '1 deployment was' : `${group.length} deployments were`
+  return (
+    `${count} not recorded: ${why(cause)}: ${namedAndMore(names, NAMED_IN_GROUP)} ` +
+    '(the log above and the job summary name each; the `errors` output holds them). ' +
+    whatToDo(cause)
+  )
+}
+
+/** What a user does about a cause the service gives for a rejected deployment. */
+export function whatToDo(cause: string | null | undefined): string {
+  if (cause === 'not_found')
+    return (
+      "To record them: attest each image's digest in its build (e.g. `actions/attest-build-provenance`) " +
+      "and check that each deployment's `github_repository` names a repository of the organization."
+    )
+  if (cause === 'unauthorized')
+    return (
+      "To record them: give the token write access to each deployment's repository " +
+      '(`github_repository`), or record them from a workflow of that repository.'
+    )
+  return 'The service gave this cause; the `errors` output holds each deployment with it.'
+}
+
+function why(cause: string | null | undefined): string {
+  return cause === 'not_found'
+    ? 'not_found: no attestation for this digest, or its repository does not exist'
+    : cause === 'unauthorized'
+      ? "unauthorized: the token cannot write to the deployment's repository"
+      : (cause ?? 'rejected')
 }
 
 /**
@@ -55,11 +119,5 @@ export function describeSkipped(
   } else {
     what = `${d.deployment_name ?? '?'} (${d.name ?? entry.name ?? '?'}@${(d.digest ?? '?').slice(0, 19)}…)`
   }
-  const why =
-    entry.cause === 'not_found'
-      ? 'not_found: no attestation for this digest, or its repository does not exist'
-      : entry.cause === 'unauthorized'
-        ? "unauthorized: the token cannot write to the deployment's repository"
-        : (entry.cause ?? 'rejected')
-  return `Deployment ${what} was not recorded: ${why}`
+  return `Deployment ${what} was not recorded: ${why(entry.cause)}`
 }

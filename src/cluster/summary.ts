@@ -1,27 +1,39 @@
-import { MAX_SUMMARY_ROWS, cell, moreInOutput } from '../runner/markdown.js'
+import {
+  MAX_SUMMARY_ROWS,
+  cell,
+  code,
+  codeCell,
+  moreInOutput,
+  stepWords
+} from '../runner/markdown.js'
 import { shortDigest } from '../shared/text.js'
 import type { RunResult } from '../shared/result.js'
+import { byCause, whatToDo } from './rejections.js'
 
-/** The job summary's cluster part after a write: the job's status and what was not recorded. */
+/**
+ * The job summary's cluster part after a write: the job's status, and what was not recorded:
+ * each cause once, counted, with what to do about it, then each deployment.
+ */
 export function clusterSection(result: RunResult): string[] {
   const out: string[] = []
   if (result.jobId !== undefined) {
-    out.push(`Cluster job **${result.jobId}**: ${cell(result.jobStatus ?? 'unknown')}.`, '')
+    out.push(
+      `Cluster job **${cell(String(result.jobId))}**: ${cell(result.jobStatus ?? 'unknown')}.`,
+      ''
+    )
   }
   if (result.deploymentErrors.length > 0) {
-    out.push(
-      `### Not recorded (${result.deploymentErrors.length})`,
-      '',
-      '| Deployment | Artifact | Cause |',
-      '|---|---|---|'
-    )
+    out.push(`### Not recorded (${result.deploymentErrors.length})`, '')
+    for (const [cause, group] of byCause(result.deploymentErrors))
+      out.push(`- ${group.length} ${code(cause)}: ${stepWords(whatToDo(cause))}`)
+    out.push('', '| Deployment | Artifact | Cause |', '|---|---|---|')
     for (const e of result.deploymentErrors.slice(0, MAX_SUMMARY_ROWS)) {
       const d = e.deployment ?? {}
       out.push(
-        `| ${cell(d.deployment_name ?? '')} | ${cell(d.name ?? e.name ?? '')} | ${cell(e.cause ?? '')} |`
+        `| ${codeCell(d.deployment_name ?? '')} | ${codeCell(d.name ?? e.name ?? '')} | ${codeCell(e.cause ?? '')} |`
       )
     }
-    out.push(...moreInOutput(result.deploymentErrors.length, 'errors'), '')
+    out.push(...moreInOutput(result.deploymentErrors.length, 'errors', true), '')
   }
   return out
 }
@@ -39,7 +51,7 @@ export function decommissionedSection(result: RunResult): string[] {
       .slice(0, MAX_SUMMARY_ROWS)
       .map(
         d =>
-          `| ${cell(d.deployment_name)} | ${cell(d.name)}${d.version ? ` ${cell(d.version)}` : ''} | ${cell(shortDigest(d.digest))} |`
+          `| ${codeCell(d.deployment_name)} | ${codeCell(d.name)}${d.version ? ` ${codeCell(d.version)}` : ''} | ${codeCell(shortDigest(d.digest))} |`
       ),
     ...moreInOutput(result.decommissioned.length, 'decommissioned'),
     ''

@@ -49,7 +49,8 @@ export const INPUT_NAMES = [
   'allow-mass-decommission',
   ...LABEL_INPUT_NAMES,
   'dry-run',
-  'max-retries'
+  'max-retries',
+  'job-summary'
 ] as const
 
 export type InputName = (typeof INPUT_NAMES)[number]
@@ -74,7 +75,8 @@ export const INPUT_DEFAULTS = {
   'pull-requests': 'auto',
   'label-linked-issues': 'false',
   'dry-run': 'false',
-  'max-retries': '3'
+  'max-retries': '3',
+  'job-summary': 'true'
 } as const satisfies RawInputs
 
 const BOOLEAN = ['true', 'false'] as const
@@ -92,7 +94,8 @@ export const ENUMERATED_INPUTS = {
   'allow-empty-cluster': BOOLEAN,
   'partial-success': BOOLEAN,
   'label-linked-issues': BOOLEAN,
-  'dry-run': BOOLEAN
+  'dry-run': BOOLEAN,
+  'job-summary': BOOLEAN
 } as const satisfies Partial<Record<InputName, readonly string[]>>
 
 /** The word of `words` that `value` is in any letter case, or undefined. */

@@ -6,6 +6,7 @@ import type { Log } from '../client/log.js'
 import {
   failureOf,
   isFatal,
+  type LabelChange,
   type LabelResultItem,
   type PreviewRequest,
   type StepFailure
@@ -161,7 +162,10 @@ async function ensureLabel(
   if (!current) {
     const body = { name, ...wanted }
     if (dryRun) {
-      plan(result, log, 'POST', repoLabelsPath(owner, repo), body, `create label ${name}`)
+      plan(result, log, 'POST', repoLabelsPath(owner, repo), body, `create label ${name}`, {
+        action: 'create',
+        names: [name]
+      })
       return
     }
     const created = await createLabel(client, owner, repo, body)
@@ -188,7 +192,8 @@ async function ensureLabel(
       'PATCH',
       repoLabelPath(owner, repo, current.name),
       change,
-      `update the ${fields} of label ${current.name}`
+      `update the ${fields} of label ${current.name}`,
+      { action: 'update', names: [current.name] }
     )
     return
   }
@@ -298,7 +303,8 @@ async function labelTarget(
         'POST',
         issueLabelsPath(owner, repo, number),
         { labels: inputs.labels },
-        `add ${missing.join(', ')} to ${what}`
+        `add ${missing.join(', ')} to ${what}`,
+        { action: 'add', names: missing, target: what }
       )
     }
     for (const name of toRemove) {
@@ -308,7 +314,8 @@ async function labelTarget(
         'DELETE',
         issueLabelPath(owner, repo, number, name),
         undefined,
-        `remove ${name} from ${what}`
+        `remove ${name} from ${what}`,
+        { action: 'remove', names: [name], target: what }
       )
     }
     return
@@ -376,9 +383,10 @@ function plan(
   method: string,
   path: string,
   body: unknown,
-  what: string
+  what: string,
+  labels: LabelChange
 ): void {
-  result.preview.push({ method, path, body })
+  result.preview.push({ method, path, body, labels })
   result.done.push(`dry run: would ${what}`)
   log.info(`Dry run: would ${method} ${path} (${what})`)
   // One log line each: a log line holds no line break (log-writer.ts escapes one).

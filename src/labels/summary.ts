@@ -1,4 +1,4 @@
-import { MAX_SUMMARY_ROWS, andMore, codeCell } from '../runner/markdown.js'
+import { MAX_SUMMARY_ROWS, codeCell, moreInOutput } from '../runner/markdown.js'
 import type { RunResult } from '../shared/result.js'
 import { leadTimeLine } from './lead-time.js'
 
@@ -37,8 +37,6 @@ function labeledTable(result: RunResult): string[] {
       `| #${l.number} | ${names(l.added)} | ${removed.length > 0 ? removed.join('; ') : '-'} |`
     )
   }
-  if (result.labeled.length > MAX_SUMMARY_ROWS)
-    out.push('', `${andMore(result.labeled.length - MAX_SUMMARY_ROWS)}.`)
-  out.push('')
+  out.push(...moreInOutput(result.labeled.length, 'labeled'), '')
   return out
 }

@@ -11,11 +11,29 @@ import type { Log } from '../client/log.js'
 import { redact } from './redact.js'
 import { logLine, logLines } from '../shared/untrusted.js'
 
+/**
+ * GitHub shows at most 10 warning annotations of a step, and the step's failure is an error
+ * annotation: the first WARNING_ANNOTATIONS warnings are `::warning::` lines, one more says that
+ * the rest are plain log lines starting `Warning:`, and so they are (all of them stay in the log).
+ * The jobs group what repeats (40 rejected deployments are one warning per cause).
+ */
+export const WARNING_ANNOTATIONS = 8
+let warnings = 0
+
 /** The action's log: info lines on stdout as they are, debug and warning as `::debug::` / `::warning::`. */
 export const actionLog: Log = {
   debug: message => core.debug(logLine(redact(message))),
   info: message => core.info(logLine(redact(message))),
-  warning: message => core.warning(logLine(redact(message)))
+  warning: message => {
+    warnings++
+    if (warnings === WARNING_ANNOTATIONS + 1)
+      core.warning(
+        `More than ${WARNING_ANNOTATIONS} warnings: the rest are in the log as lines starting "Warning:" ` +
+          '(GitHub shows 10 annotations a step).'
+      )
+    if (warnings > WARNING_ANNOTATIONS) core.info(logLine(`Warning: ${redact(message)}`))
+    else core.warning(logLine(redact(message)))
+  }
 }
 
 /** Text of several lines for a debug run (a stack): one debug line each. */

@@ -17,6 +17,16 @@ export interface PreviewRequest {
   effect?: Exclude<RecordEffect, 'unknown'>
   /** A whole cluster: the effect per deployment. */
   records?: Array<{ deployment_name: string; digest: string; effect: RecordEffect }>
+  /** A label write: what it would change, for the job summary (left out of `planned`). */
+  labels?: LabelChange
+}
+
+/** What a dry run's label write would do: add or remove labels on a target, create or update a label. */
+export interface LabelChange {
+  action: 'add' | 'remove' | 'create' | 'update'
+  names: string[]
+  /** "pull request #12"; absent for a label of the repository */
+  target?: string
 }
 
 /** A deployment of a cluster recorded as `decommissioned` (the `decommissioned` output). */
@@ -45,6 +55,8 @@ export interface StepFailure {
   /** The same failure would repeat for every later call (bad credentials, a long rate limit). */
   fatal?: boolean
   request?: FailedRequest
+  /** What the user can change (the permission the step needs, ...): the summary shows it. */
+  hint?: string
 }
 
 /** One issue or pull request that carries the labels now. */
@@ -149,17 +161,27 @@ export function isFatal(error: unknown): boolean {
 /** A failure from the error that caused it: a service call's method, path, status and request id. */
 export function failureOf(what: string, error: unknown, message = messageOf(error)): StepFailure {
   const request = requestOf(error)
-  return { what, message, fatal: isFatal(error), ...(request ? { request } : {}) }
+  const hint = serviceErrorOf(error)?.hint
+  return {
+    what,
+    message,
+    fatal: isFatal(error),
+    ...(request ? { request } : {}),
+    ...(hint ? { hint } : {})
+  }
+}
+
+function serviceErrorOf(error: unknown): ServiceError | undefined {
+  return error instanceof ServiceError
+    ? error
+    : error instanceof Error && error.cause instanceof ServiceError
+      ? error.cause
+      : undefined
 }
 
 /** The service call behind an error, or behind the error it wraps (`cause`, a cluster job's). */
 function requestOf(error: unknown): FailedRequest | undefined {
-  const service =
-    error instanceof ServiceError
-      ? error
-      : error instanceof Error && error.cause instanceof ServiceError
-        ? error.cause
-        : undefined
+  const service = serviceErrorOf(error)
   if (!service) return undefined
   return {
     method: service.method,

@@ -96,7 +96,9 @@ export function describeCuts(fitted: Pick<FittedOutputs, 'cut' | 'total'>): stri
  * `body.deployments` and `records`), so it is cut inside: both lists alike, and each deployment
  * left out counts as one item, as does each whole request left out.
  */
-function plannedOutput(preview: readonly PreviewRequest[]): OutputSpec {
+function plannedOutput(requests: readonly PreviewRequest[]): OutputSpec {
+  // `labels` is the summary's reading of a label write: `planned` holds the request itself.
+  const preview = requests.map(({ labels: _summaryOnly, ...request }) => request)
   const entries = (p: PreviewRequest) =>
     Math.max(1, deploymentsOf(p).length, p.records?.length ?? 0)
   const parts = preview.map(p => JSON.stringify(p))

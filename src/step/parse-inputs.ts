@@ -39,6 +39,8 @@ export interface Inputs {
   labels?: LabelInputs
   dryRun: boolean
   maxRetries: number
+  /** `job-summary`: write the job summary (the command line writes none either way). */
+  jobSummary: boolean
 }
 
 type Env = Record<string, string | undefined>
@@ -75,6 +77,7 @@ export function parseInputs(raw: RawInputs, env: Env = process.env, files?: File
   const labels = parseLabelInputs(raw)
   const dryRun = c.take('dry-run', booleanSchema) ?? false
   const maxRetries = c.take('max-retries', maxRetriesSchema) ?? DEFAULT_MAX_RETRIES
+  const jobSummary = c.take('job-summary', booleanSchema) ?? true
 
   const problems: InputProblem[] = [
     ...c.problems,
@@ -127,7 +130,8 @@ export function parseInputs(raw: RawInputs, env: Env = process.env, files?: File
     labels:
       labels.value && previousDeployment ? { ...labels.value, previousDeployment } : labels.value,
     dryRun,
-    maxRetries
+    maxRetries,
+    jobSummary
   }
 }
 
