@@ -48,7 +48,8 @@ export const INPUT_NAMES = [
   'allow-mass-decommission',
   ...LABEL_INPUT_NAMES,
   'dry-run',
-  'max-retries'
+  'max-retries',
+  'time-budget'
 ] as const
 
 export type InputName = (typeof INPUT_NAMES)[number]
@@ -73,7 +74,8 @@ export const INPUT_DEFAULTS = {
   'pull-requests': 'auto',
   'label-linked-issues': 'false',
   'dry-run': 'false',
-  'max-retries': '3'
+  'max-retries': '3',
+  'time-budget': '330'
 } as const satisfies RawInputs
 
 const BOOLEAN = ['true', 'false'] as const
