@@ -161,7 +161,11 @@ export class ServiceClient {
   /** Every item of a list endpoint, following the `link` header's `next` page (paginate.ts). */
   paginate<T>(path: string, pick: (body: unknown) => T[]): Promise<T[]> {
     const absolute = (p: string) => this.absolute(p)
-    return paginate(this, path, pick, { absolute, display: p => this.displayPath(p), log: this.log })
+    return paginate(this, path, pick, {
+      absolute,
+      display: p => this.displayPath(p),
+      log: this.log
+    })
   }
 
   async close(): Promise<void> {
@@ -222,7 +226,8 @@ export class ServiceClient {
           const body = parseBody(failed.text)
           if (body.ok && body.cut)
             this.log.warning(`${method} ${displayPath}: ${deepNote(body.cut)}`)
-          if (body.ok) return { status, headers, body: body.value as T, bytes: Buffer.byteLength(failed.text) }
+          if (body.ok)
+            return { status, headers, body: body.value as T, bytes: Buffer.byteLength(failed.text) }
           // A body cut short fails in undici (its length was promised): a whole answer not JSON is
           // a proxy's or portal's page, or an \`api-url\` naming a web site. Asking again gets the same.
           throw unexpectedBody(method, displayPath, failed, this.failures)
@@ -277,7 +282,10 @@ export class ServiceClient {
       const status = answer?.status ?? 0
       const serviceMessage = outcome.kind === 'response' ? outcome.message : undefined
       const requestId = answer?.headers['x-github-request-id']
-      const [request, why] = [{ method, path: displayPath, status, requestId }, { cause, resetAt }]
+      const [request, why] = [
+        { method, path: displayPath, status, requestId },
+        { cause, resetAt }
+      ]
       const details = { ...request, ...why, serviceMessage, waitMs, attempts: attempts + 1 }
       await this.waits.wait(details, which)
       if (!rateLimited) {

@@ -6,7 +6,7 @@
  * Also the estimate logged up front for a plan past an hour's limits, and progress while it runs.
  */
 import type { Clock } from './clock.js'
-import { ServiceError } from './errors.js'
+import { quoted, ServiceError } from './errors.js'
 import {
   clockTime,
   duration,
@@ -67,11 +67,18 @@ export class OutOfTime extends ServiceError {
       serviceMessage: details.serviceMessage,
       requestId: details.requestId,
       attempts: details.attempts,
-      fatal: true,
-      hint:
-        `${details.cause}. Waiting ${duration(details.waitMs)} more would pass the step's time ` +
-        `budget (\`time-budget\`: ${budget.minutes} minutes, ending at ${clockTime(budget.endsAt, now)}). ${next}`
+      fatal: true
     })
+    // The cause, the reset when known and what to do, on the first line: a summary quotes only it.
+    const what = details.status === 0 ? 'not sent' : `refused (${details.status})`
+    const lines = [
+      `${details.method} ${details.path} ${what}: ${details.cause}; waiting ` +
+        `${duration(details.waitMs)} more would pass the step's time budget (\`time-budget\`: ` +
+        `${budget.minutes} minutes, ending at ${clockTime(budget.endsAt, now)}). ${next}`
+    ]
+    if (details.serviceMessage) lines.push(`  the service said: ${quoted(details.serviceMessage)}`)
+    if (details.requestId) lines.push(`  request id: ${details.requestId}`)
+    this.message = lines.join('\n')
     this.name = 'OutOfTime'
     this.resetAt = details.resetAt
     this.refused = details.status !== 0
@@ -128,7 +135,10 @@ export class Waits {
       const cause =
         `the token's ${quota.limit} requests an hour are used up; ` +
         `the quota resets at ${clockTime(quota.resetAt, quota.resetAt)} (x-ratelimit-reset)`
-      await this.wait({ method, path, status: 0, cause, resetAt: quota.resetAt, waitMs, attempts: 0 }, 'sent')
+      await this.wait(
+        { method, path, status: 0, cause, resetAt: quota.resetAt, waitMs, attempts: 0 },
+        'sent'
+      )
       this.quota = undefined
     }
     if (!write) return
@@ -163,11 +173,11 @@ export class Waits {
     if (now + details.waitMs > this.budgetEndsAt)
       throw new OutOfTime(details, { minutes: this.budgetMinutes, endsAt: this.budgetEndsAt })
     const resumes =
-      details.waitMs > LONG_WAIT_MS
-        ? `, resuming at ${clockTime(now + details.waitMs, now)}`
-        : ''
+      details.waitMs > LONG_WAIT_MS ? `, resuming at ${clockTime(now + details.waitMs, now)}` : ''
     const waited = `${(details.waitMs / 1000).toFixed(details.waitMs >= 10_000 ? 0 : 1)} s`
-    this.log.info(`${details.method} ${details.path}: ${details.cause}; ${which} in ${waited}${resumes}`)
+    this.log.info(
+      `${details.method} ${details.path}: ${details.cause}; ${which} in ${waited}${resumes}`
+    )
     await this.clock.sleep(details.waitMs)
   }
 
