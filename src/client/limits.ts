@@ -149,8 +149,9 @@ export function estimate(
   return { endsAt: writesEnd, binds: writesBind, pastAnHour }
 }
 
-/** `3 h 8 min`, `42 min`, `under a minute` */
+/** `3 h 8 min`, `42 min`, `under a minute`; past a year, words (a service may ask for anything). */
 export function duration(ms: number): string {
+  if (!(ms <= 365 * 24 * 3_600_000)) return 'more than a year'
   const minutes = Math.round(ms / 60_000)
   if (minutes < 1) return 'under a minute'
   const h = Math.floor(minutes / 60)
@@ -160,6 +161,7 @@ export function duration(ms: number): string {
 
 /** `14:05 UTC`, with the date when it is not `now`'s day. */
 export function clockTime(ms: number, now: number): string {
+  if (!(Math.abs(ms) <= 8.64e15)) return 'a time too far off to name'
   const iso = new Date(ms).toISOString()
   const sameDay = iso.slice(0, 10) === new Date(now).toISOString().slice(0, 10)
   return `${sameDay ? '' : `${iso.slice(0, 10)} `}${iso.slice(11, 16)} UTC`
