@@ -137,7 +137,7 @@ export class Waits {
         `the quota resets at ${clockTime(quota.resetAt, quota.resetAt)} (x-ratelimit-reset)`
       await this.wait(
         { method, path, status: 0, cause, resetAt: quota.resetAt, waitMs, attempts: 0 },
-        'sent'
+        'held back'
       )
       this.quota = undefined
     }
@@ -149,7 +149,7 @@ export class Waits {
         `GitHub's ${slot.limit.name} are reached by this run's writes; the next may go at ` +
         `${clockTime(slot.at, now)}`
       const details = { method, path, status: 0, cause, resetAt: slot.at, attempts: 0 }
-      await this.wait({ ...details, waitMs: slot.at - now }, 'sent')
+      await this.wait({ ...details, waitMs: slot.at - now }, 'held back')
     }
     await this.pacer.beforeWrite()
     this.windows.record(this.clock.now())
