@@ -27,6 +27,8 @@ export interface LimitsSample {
   by: 'action' | 'octokit'
   pulls: number
   requestsPerHour: number
+  /** how many times faster than real the clock ran */
+  scale: number
   /** scaled minutes from the process's start to its end */
   minutes: number
   floorMinutes: number
@@ -70,7 +72,7 @@ export const LIMITS_CASES: LimitsCase[] = [
 
 export async function limitsBench(
   cases: LimitsCase[],
-  run: { dir: string; node: string; token: string },
+  run: { dir: string; node: string; token: string; scale?: number },
   report: (sample: LimitsSample) => void = () => {}
 ): Promise<LimitsSample[]> {
   const root = projectRoot()
@@ -78,7 +80,7 @@ export async function limitsBench(
   for (const c of cases) {
     const emulator = await startEmulator({
       tokens: { [run.token]: { permissions: 'all' } },
-      limits: { clockScale: SCALE, requestsPerHour: c.requestsPerHour },
+      limits: { clockScale: run.scale ?? SCALE, requestsPerHour: c.requestsPerHour },
       seed: {
         pulls: {
           'acme/web': Array.from({ length: c.pulls }, (_, i) => ({
@@ -125,6 +127,7 @@ export async function limitsBench(
         by: c.by,
         pulls: c.pulls,
         requestsPerHour: c.requestsPerHour,
+        scale: limits.scale,
         minutes: ms / 60_000,
         floorMinutes: floor / 60_000,
         ratio: ms / floor,
@@ -152,12 +155,9 @@ export async function limitsBench(
 }
 
 export function printLimits(samples: LimitsSample[]): void {
-  console.log(
-    `\nlabels under GitHub's documented limits, on a clock ${SCALE}x faster (minutes on that clock):`
-  )
   for (const s of samples) {
     console.log(
-      `  ${s.name.padEnd(40)} ${s.minutes.toFixed(1).padStart(6)} min  floor ${s.floorMinutes.toFixed(1).padStart(6)}  ` +
+      `  ${s.name.padEnd(40)} (${s.scale}x clock) ${s.minutes.toFixed(1).padStart(6)} min  floor ${s.floorMinutes.toFixed(1).padStart(6)}  ` +
         `x${s.ratio.toFixed(2)}  labeled ${s.labeled}/${s.pulls}, lost ${s.lost}  ` +
         `${s.reads} reads ${s.writes} writes, refused ${s.refusedSecondary} secondary ${s.refusedPrimary} primary  (${s.realSeconds.toFixed(0)} s real)`
     )

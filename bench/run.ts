@@ -22,7 +22,7 @@ import { syntheticObjects, writeKubectlList } from '../scripts/kubectl-list.js'
 import { coldStart, nccBuild, type ColdStartRow } from './cold-start.js'
 import { labelsRange, mergeRange } from './ranges.js'
 import { matrix10 } from './matrix.js'
-import { LIMITS_CASES, limitsBench, printLimits, type LimitsSample } from './limits.js'
+import { LIMITS_CASES, limitsBench, printLimits, SCALE, type LimitsSample } from './limits.js'
 import { chooseNode, type ChosenNode } from '../scripts/node24.js'
 import { projectRoot, runAction } from '../scripts/run-action.js'
 
@@ -38,7 +38,10 @@ const { values: args } = parseArgs({
     node: { type: 'string' },
     labeler: { type: 'string' },
     save: { type: 'boolean', default: false },
-    limits: { type: 'boolean', default: false }
+    limits: { type: 'boolean', default: false },
+    // the labels-under-limits scenarios whose name holds this text; their clock's scale (120)
+    only: { type: 'string' },
+    scale: { type: 'string' }
   }
 })
 const quick = args.quick === true
@@ -192,7 +195,9 @@ if (args.limits) {
   const dir = await mkdtemp(join(tmpdir(), 'record-deployment-bench-'))
   let samples: LimitsSample[] = []
   try {
-    samples = await limitsBench(LIMITS_CASES, { dir, node, token: TOKEN })
+    const cases = LIMITS_CASES.filter(c => args.only === undefined || c.name.includes(args.only))
+    const scale = args.scale === undefined ? SCALE : Number(args.scale)
+    samples = await limitsBench(cases, { dir, node, token: TOKEN, scale }, s => printLimits([s]))
   } finally {
     await rm(dir, { recursive: true, force: true })
   }

@@ -39,7 +39,10 @@ if (Number.isFinite(scale) && scale > 0 && Number.isFinite(origin)) {
   }
   hrtime.bigint = hrBig
   process.hrtime = hrtime
-  const shorter = real => (fn, ms, ...args) => real(fn, Math.max(0, Number(ms) || 0) / scale, ...args)
+  const shorter =
+    real =>
+    (fn, ms, ...args) =>
+      real(fn, Math.max(0, Number(ms) || 0) / scale, ...args)
   globalThis.setTimeout = shorter(globalThis.setTimeout)
   globalThis.setInterval = shorter(globalThis.setInterval)
 }

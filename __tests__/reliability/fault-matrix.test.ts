@@ -191,10 +191,7 @@ describe.each(matrix)('%s / %s', (_e, _f, endpoint, fc) => {
     fc.waits?.(clock.sleeps)
 
     // The retries were announced, and the token was never logged (debug included).
-    if (fc.rateLimit)
-      expect(log.text()).toMatch(
-        new RegExp(`rate-limit wait ${times} in `)
-      )
+    if (fc.rateLimit) expect(log.text()).toMatch(new RegExp(`rate-limit wait ${times} in `))
     else if (!fc.redirect)
       // (the retry the lost answer announced was replaced by the lookup when it found the write)
       expect(log.text()).toMatch(new RegExp(`retry ${foundByLookup ? 1 : times} of ${MAX_RETRIES}`))

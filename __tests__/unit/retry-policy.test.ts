@@ -137,7 +137,9 @@ describe('decideRetry', () => {
   })
 
   test('an untimed limit doubles up to an hour, says GitHub asks for longer each time, and names no reset', () => {
-    const waits = [0, 4, 5, 6, 9].map(n => decideRetry(response(429), ctx({ untimedRateLimits: n })))
+    const waits = [0, 4, 5, 6, 9].map(n =>
+      decideRetry(response(429), ctx({ untimedRateLimits: n }))
+    )
     expect(waits.map(d => (d.retry ? d.waitMs : -1))).toEqual([
       60_000,
       960_000,
