@@ -27,6 +27,20 @@ describe('pacing inside the content-creation limits', () => {
     )
   })
 
+  test('a write a rate limit refused created nothing: it takes no place in the window', async () => {
+    const { client, on, seen, clock } = setup()
+    const refused = {
+      status: 403,
+      headers: { 'retry-after': '1' },
+      body: { message: 'You have exceeded a secondary rate limit.' }
+    }
+    on('POST', '/w', ok, refused, ...Array.from({ length: 499 }, () => ok))
+    await writes(client, 500)
+    // 501 attempts, 500 writes made: the 500th goes at once, not an hour later.
+    expect(seen).toHaveLength(501)
+    expect(Math.max(...clock.sleeps)).toBeLessThanOrEqual(1000)
+  })
+
   test('under 500 writes nothing is held back beyond the 1 s gap', async () => {
     const { client, on, clock } = setup()
     on('POST', '/w', ...Array.from({ length: 300 }, () => ok))

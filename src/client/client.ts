@@ -397,7 +397,14 @@ export class ServiceClient {
       result = thrownAttempt(error, this.timeoutMs)
     } finally {
       deadline.clear()
-      this.waits.afterAttempt(write, result?.kind === 'response' ? result.headers : undefined)
+      // A refusal's message tells a rate limit (toOutcome reads it); other answers, their headers.
+      const answered = result?.kind === 'response' ? result : undefined
+      const { status, headers } = answered ?? { status: 0, headers: {} }
+      const refusal = status === 403 || status === 429
+      const outcome = refusal
+        ? toOutcome(answered as Attempt)
+        : { kind: 'response' as const, status, headers }
+      this.waits.afterAttempt(write, answered && outcome)
     }
     const status = result.kind === 'response' ? String(result.status) : result.kind
     this.log.debug(

@@ -56,6 +56,11 @@ export class WriteWindows {
     return slot(this.sent, now, this.limits)
   }
 
+  /** The last write recorded created nothing (a rate limit refused it): it leaves the windows. */
+  forgetLast(): void {
+    this.sent.pop()
+  }
+
   record(at: number): void {
     this.sent.push(at)
     if (this.sent.length > this.keep) this.sent.splice(0, this.sent.length - this.keep)

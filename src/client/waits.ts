@@ -19,7 +19,7 @@ import {
 } from './limits.js'
 import type { Log } from './log.js'
 import { WritePacer, WRITE_GAP_MS } from './pacer.js'
-import { RESET_MARGIN_MS } from './retry-policy.js'
+import { classify, RESET_MARGIN_MS, type Outcome } from './retry-policy.js'
 
 /** The `time-budget` input's default, in minutes: a job may run 360, and the rest of it needs some. */
 export const DEFAULT_TIME_BUDGET_MINUTES = 330
@@ -155,9 +155,15 @@ export class Waits {
     this.windows.record(this.clock.now())
   }
 
-  /** After an attempt: the write gap starts, the quota is what the answer says, progress is told. */
-  afterAttempt(write: boolean, headers: Record<string, string> | undefined): void {
+  /**
+   * After an attempt: the write gap starts, the quota is what the answer says, progress is told. A
+   * write refused by a rate limit created nothing: it leaves the windows (kept, it would take the
+   * place of a write that does, and the hour's last writes would wait for the next hour).
+   */
+  afterAttempt(write: boolean, answer: Outcome | undefined): void {
     if (write) this.pacer.writeFinished()
+    if (write && answer && classify(answer) === 'rate-limit') this.windows.forgetLast()
+    const headers = answer?.kind === 'response' ? answer.headers : undefined
     const resource = headers?.['x-ratelimit-resource']
     const quota = headers && (resource === undefined || resource === 'core') && quotaOf(headers)
     if (quota) this.quota = quota
