@@ -201,7 +201,6 @@ if (args.limits) {
   } finally {
     await rm(dir, { recursive: true, force: true })
   }
-  printLimits(samples)
   const previous = JSON.parse(await readFile(resultsFile, 'utf8').catch(() => '{}')) as object
   await mkdir(dirname(resultsFile), { recursive: true })
   await writeFile(
