@@ -106,10 +106,11 @@ export async function applyLabels(
         result.failures.push(failureOf(`label ${name}`, error))
         if (isFatal(error)) {
           for (const rest of inputs.labels.slice(index + 1))
-            result.failures.push({ what: `label ${rest}`, message: NOT_ATTEMPTED })
+            result.failures.push({ what: `label ${rest}`, message: NOT_ATTEMPTED, notSent: true })
           result.failures.push({
             what: 'labeling pull requests and issues',
-            message: NOT_ATTEMPTED
+            message: NOT_ATTEMPTED,
+            notSent: true
           })
           return result
         }
