@@ -19,7 +19,9 @@ export interface Seen {
  * A ServiceClient for the client's unit tests: undici's MockAgent instead of the network, a
  * FakeClock, a MemoryLog and random() = 0; `seen` records every request that got an answer.
  */
-export function setup(options: { maxRetries?: number; baseUrl?: string } = {}) {
+export function setup(
+  options: { maxRetries?: number; baseUrl?: string; timeBudgetMinutes?: number } = {}
+) {
   const agent = new MockAgent()
   agent.disableNetConnect()
   const clock = new FakeClock()
@@ -34,7 +36,10 @@ export function setup(options: { maxRetries?: number; baseUrl?: string } = {}) {
     dispatcher: agent,
     clock,
     random: () => 0,
-    log
+    log,
+    ...(options.timeBudgetMinutes !== undefined
+      ? { timeBudgetMinutes: options.timeBudgetMinutes }
+      : {})
   })
   /** Answers `path` once per reply given, in order, recording what arrived. */
   const on = (

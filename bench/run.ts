@@ -6,7 +6,9 @@
  * table beside `node -e 0` and actions/labeler's bundle (../shared/anchors), interleaved.
  * Results go to .tmp/bench/results.json, or with --save to bench/results.json (tracked: the
  * figures README quotes). --node PATH runs the action under another Node; --labeler PATH names the
- * yardstick's bundle. Not a test: nothing here passes or fails.
+ * yardstick's bundle. The labels-under-limits scenarios (bench/limits.ts: 600 and 2,000 pull
+ * requests under GitHub's documented limits on a scaled clock, beside octokit's throttling plugin)
+ * run last; `--limits` runs them alone. Not a test: nothing here passes or fails.
  * Over 300 lines: the scenarios and the report share one emulator, one Node and the arguments;
  * the cold-start table is bench/cold-start.ts.
  */
@@ -20,6 +22,7 @@ import { syntheticObjects, writeKubectlList } from '../scripts/kubectl-list.js'
 import { coldStart, nccBuild, type ColdStartRow } from './cold-start.js'
 import { labelsRange, mergeRange } from './ranges.js'
 import { matrix10 } from './matrix.js'
+import { LIMITS_CASES, limitsBench, printLimits, SCALE, type LimitsSample } from './limits.js'
 import { chooseNode, type ChosenNode } from '../scripts/node24.js'
 import { projectRoot, runAction } from '../scripts/run-action.js'
 
@@ -34,7 +37,11 @@ const { values: args } = parseArgs({
     quick: { type: 'boolean', default: false },
     node: { type: 'string' },
     labeler: { type: 'string' },
-    save: { type: 'boolean', default: false }
+    save: { type: 'boolean', default: false },
+    limits: { type: 'boolean', default: false },
+    // the labels-under-limits scenarios whose name holds this text; their clock's scale (120)
+    only: { type: 'string' },
+    scale: { type: 'string' }
   }
 })
 const quick = args.quick === true
@@ -183,6 +190,28 @@ const scenarios: Scenario[] = [
   }
 ]
 
+if (args.limits) {
+  // The labels-under-limits scenarios alone: their figures merged into the results file.
+  const dir = await mkdtemp(join(tmpdir(), 'record-deployment-bench-'))
+  let samples: LimitsSample[] = []
+  try {
+    const cases = LIMITS_CASES.filter(c => args.only === undefined || c.name.includes(args.only))
+    const scale = args.scale === undefined ? SCALE : Number(args.scale)
+    samples = await limitsBench(cases, { dir, node, token: TOKEN, scale }, s => printLimits([s]))
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+  const previous = JSON.parse(await readFile(resultsFile, 'utf8').catch(() => '{}')) as object
+  await mkdir(dirname(resultsFile), { recursive: true })
+  await writeFile(
+    resultsFile,
+    JSON.stringify({ ...previous, limits: { date: new Date().toISOString(), samples } }, null, 2) +
+      '\n'
+  )
+  console.log(`written to ${relative(root, resultsFile)}`)
+  process.exit(0)
+}
+
 const range = labelsRange()
 const merges = mergeRange()
 
@@ -204,6 +233,7 @@ const emulator = await startEmulator({
 const dir = await mkdtemp(join(tmpdir(), 'record-deployment-bench-'))
 const results: Record<string, ReturnType<typeof summarize>> = {}
 let coldStartRows: ColdStartRow[] = []
+let limitSamples: LimitsSample[] = []
 try {
   for (const scenario of scenarios) {
     const samples: Sample[] = []
@@ -221,6 +251,11 @@ try {
   const options = { node, quick, token: TOKEN, digest: DIGEST, labeler: args.labeler }
   coldStartRows = await coldStart(emulator, dir, await nccBuild(dir), options)
   const matrix = await matrix10(emulator, { dir, node, token: TOKEN, digest: DIGEST, pulls: PULLS })
+  limitSamples = await limitsBench(quick ? LIMITS_CASES.slice(0, 2) : LIMITS_CASES, {
+    dir,
+    node,
+    token: TOKEN
+  })
   // The runs write side by side: the floor is one run's spacing ((its writes - 1) x 1 s), not the
   // sum of every run's writes.
   const matrixFloorMs = Math.max(0, Math.ceil(matrix.writes / 10) - 1) * 1000
@@ -235,6 +270,7 @@ try {
 }
 
 printTable(results)
+printLimits(limitSamples)
 const labelerMedian = coldStartRows.find(r => r.name.startsWith('labeler'))?.median
 console.log(
   `\ncold start under Node ${nodeVersion}, medians of ${coldStartRows[0]?.ms.length ?? 0} interleaved runs:`
@@ -284,7 +320,8 @@ await writeFile(
         ])
       ),
       scenarios: results,
-      releaseVersusOctokit: comparison
+      releaseVersusOctokit: comparison,
+      limits: { date: new Date().toISOString(), samples: limitSamples }
     },
     null,
     2

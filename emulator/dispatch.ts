@@ -9,6 +9,7 @@ import {
   type RouteContext,
   type TokenGrant
 } from './http.js'
+import type { Limits } from './limits.js'
 import { matchRoute, type Route } from './router.js'
 import { artifactRoutes } from './routes-artifacts.js'
 import { labelRoutes } from './routes-labels.js'
@@ -33,6 +34,8 @@ export interface DispatchContext {
   options: EmulatorOptions
   writesInFlight: number
   lastWriteFinishedAt: number
+  /** the documented rate limits, when enforced */
+  limits?: Limits
   later: (ms: number, fn: () => void) => void
 }
 
@@ -77,6 +80,8 @@ function route(emulator: DispatchContext, record: RecordedRequest, raw: string, 
   const apiVersion = headers['x-github-api-version'] ?? DEFAULT_VERSION
   if (!emulator.apiVersions.includes(apiVersion))
     throw new ApiError(400, `API version '${apiVersion}' is not supported.`)
+
+  emulator.limits?.check(isWrite)
 
   const gap = emulator.options.minWriteGapMs
   // Another write still in flight counts as no gap at all.

@@ -1,6 +1,7 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http'
 import type { Fault } from './faults.js'
 import { DOCS, type Reply } from './http.js'
+import type { Limits } from './limits.js'
 import type { RecordedRequest } from './types.js'
 import { isObject } from './validate.js'
 
@@ -22,6 +23,9 @@ export class Responder {
   /** Marks a response finished; called just before its last bytes are written. */
   private readonly ending = new WeakMap<ServerResponse, () => void>()
 
+  /** With the documented limits enforced, the headers are theirs (limits.ts). */
+  constructor(private readonly limits?: Limits) {}
+
   onEnding(res: ServerResponse, finish: () => void): void {
     this.ending.set(res, finish)
   }
@@ -31,6 +35,10 @@ export class Responder {
   }
 
   private rateHeaders(counted: boolean): Record<string, string> {
+    if (this.limits) {
+      if (!counted) this.limits.uncount()
+      return this.limits.rateHeaders()
+    }
     const nowSeconds = Math.floor(Date.now() / 1000)
     // The emulator never enforces the primary limit (tests inject it with a status fault), so
     // it opens a new window instead of telling a client to wait an hour.

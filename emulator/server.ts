@@ -5,6 +5,7 @@ import { handleControl } from './control.js'
 import { dispatch } from './dispatch.js'
 import { AFTER_HANDLING, FaultQueue, type FaultRule } from './faults.js'
 import type { TokenGrant } from './http.js'
+import { Limits } from './limits.js'
 import { parseLoose, Responder } from './respond.js'
 import { seedState, type SeedData } from './seed.js'
 import { createState, type EmulatorState } from './state.js'
@@ -38,7 +39,8 @@ class EmulatorServer implements Emulator {
   state: EmulatorState
   private readonly faults = new FaultQueue()
   private readonly sockets = new Set<Socket>()
-  private readonly responder = new Responder()
+  readonly limits: Limits | undefined
+  private readonly responder: Responder
   private readonly timers = new Set<NodeJS.Timeout>()
   private readonly server = createServer((req, res) => void this.handle(req, res))
   private readonly tokens: Record<string, TokenGrant>
@@ -49,6 +51,8 @@ class EmulatorServer implements Emulator {
   constructor(private readonly options: EmulatorOptions) {
     this.tokens = options.tokens ?? { 'test-token': { permissions: 'all' } }
     this.apiVersions = options.apiVersions ?? ['2022-11-28', '2026-03-10']
+    this.limits = options.limits ? new Limits(options.limits) : undefined
+    this.responder = new Responder(this.limits)
     this.state = this.freshState()
     this.server.on('connection', socket => {
       this.sockets.add(socket)
@@ -93,6 +97,7 @@ class EmulatorServer implements Emulator {
     Object.assign(this.state, this.freshState())
     this.lastWriteFinishedAt = -Infinity
     this.responder.resetRate()
+    this.limits?.reset()
   }
 
   async close(): Promise<void> {
@@ -172,6 +177,7 @@ class EmulatorServer implements Emulator {
         options: this.options,
         writesInFlight: this.writesInFlight,
         lastWriteFinishedAt: this.lastWriteFinishedAt,
+        limits: this.limits,
         later: (ms, fn) => this.later(ms, fn)
       },
       record,

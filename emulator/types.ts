@@ -1,10 +1,12 @@
 import type { FaultRule } from './faults.js'
+import type { LimitOptions, Limits } from './limits.js'
 import type { AnswerShape, TokenGrant } from './http.js'
 import type { SeedData } from './seed.js'
 import type { EmulatorState } from './state.js'
 
 export type { Fault, FaultRule } from './faults.js'
 export type { AnswerShape, TokenGrant } from './http.js'
+export type { LimitOptions } from './limits.js'
 export type * from './seed.js'
 export type * from './state.js'
 
@@ -21,6 +23,8 @@ export interface EmulatorOptions {
   /** the response shapes, `full` unless told (see AnswerShape); both conform to the description */
   answers?: AnswerShape
   minWriteGapMs?: number
+  /** GitHub's documented rate limits, enforced on a scaled clock (limits.ts); none unless given */
+  limits?: LimitOptions
   /** data applied at start and again on every reset() */
   seed?: SeedData
   /** called once per recorded request, when its response finished or its socket closed */
@@ -52,4 +56,6 @@ export interface Emulator {
   seed(data: SeedData): void
   reset(): void
   close(): Promise<void>
+  /** the documented limits, when `limits` was given: their clock and the refusals they gave */
+  limits?: Limits
 }

@@ -18,11 +18,15 @@ import { WRITE_GAP_MS } from '../../src/client/pacer.js'
 import {
   BACKOFF_BASE_MS,
   BACKOFF_CAP_MS,
-  MAX_RATE_LIMIT_WAIT_MS,
   RESET_MARGIN_MS,
   UNTIMED_RATE_LIMIT_WAIT_MS
 } from '../../src/client/retry-policy.js'
-import { DEFAULT_MAX_RETRIES, MAX_RETRIES_LIMIT, parseInputs } from '../../src/step/parse-inputs.js'
+import {
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIME_BUDGET,
+  MAX_RETRIES_LIMIT,
+  parseInputs
+} from '../../src/step/parse-inputs.js'
 import { run } from '../../src/step/run.js'
 
 let emulator: Emulator
@@ -44,7 +48,7 @@ test('the values README documents', () => {
   expect(BACKOFF_BASE_MS).toBe(1000) // "1 s doubling"
   expect(BACKOFF_CAP_MS).toBe(30_000) // "capped at 30 s"
   expect(UNTIMED_RATE_LIMIT_WAIT_MS).toBe(60_000) // "else 60 s doubling per repeat"
-  expect(MAX_RATE_LIMIT_WAIT_MS).toBe(15 * 60_000) // "A wait longer than 15 minutes fails"
+  expect(DEFAULT_TIME_BUDGET).toBe(330) // "`time-budget` ... 330": a job's 360 minutes, less 30
   expect(MAX_REDIRECTS).toBe(5) // "at most 5"
   expect(DEFAULT_MAX_RETRIES).toBe(3) // interface.md: `max-retries` default 3
   expect(MAX_RETRIES_LIMIT).toBe(10)
@@ -176,32 +180,25 @@ describe('retry budget', () => {
   })
 })
 
-describe('rate-limit cap', () => {
+describe('the time budget', () => {
   const limited = (seconds: number) => ({
     kind: 'status' as const,
     status: 429,
     headers: { 'retry-after': String(seconds) },
     body: { message: 'API rate limit exceeded' }
   })
+  const BUDGET_MS = DEFAULT_TIME_BUDGET * 60_000
 
-  test('a wait of exactly MAX_RATE_LIMIT_WAIT_MS is sat through', async () => {
-    emulator.addFault({
-      method: 'POST',
-      path: DEPLOYMENT_PATH,
-      fault: limited(MAX_RATE_LIMIT_WAIT_MS / 1000)
-    })
+  test('a wait that ends exactly at the end of the default budget is sat through', async () => {
+    emulator.addFault({ method: 'POST', path: DEPLOYMENT_PATH, fault: limited(BUDGET_MS / 1000) })
     const clock = new FakeClock()
     const result = await run(parseInputs(deploymentOnly(), {}), { clock, log: new MemoryLog() })
     expect(result.failures).toEqual([])
-    expect(clock.sleeps).toEqual([MAX_RATE_LIMIT_WAIT_MS])
+    expect(clock.sleeps).toEqual([BUDGET_MS])
   })
 
   test('one second longer fails at once, says when, and stops the later writes', async () => {
-    emulator.addFault({
-      method: 'POST',
-      path: STORAGE_PATH,
-      fault: limited(MAX_RATE_LIMIT_WAIT_MS / 1000 + 1)
-    })
+    emulator.addFault({ method: 'POST', path: STORAGE_PATH, fault: limited(BUDGET_MS / 1000 + 1) })
     const clock = new FakeClock()
     const result = await run(parseInputs(singleDeployment(emulator.url), {}), {
       clock,
@@ -209,9 +206,9 @@ describe('rate-limit cap', () => {
     })
     expect(clock.sleeps).toEqual([])
     expect(emulator.requests).toHaveLength(1)
-    const resetAt = new Date(clock.now() + MAX_RATE_LIMIT_WAIT_MS + 1000).toISOString()
-    expect(result.failures[0]?.message).toContain(`it resets at ${resetAt}`)
-    expect(result.failures[0]?.message).toMatch(/longer than the 15 minutes/)
+    const resetAt = new Date(clock.now() + BUDGET_MS + 1000).toISOString()
+    expect(result.failures[0]?.message).toContain(`it asks to wait until ${resetAt}`)
+    expect(result.failures[0]?.message).toMatch(/would pass the step's time budget/)
     expect(result.notAttempted).toEqual([expect.stringMatching(/^deployment record web/)])
   })
 })

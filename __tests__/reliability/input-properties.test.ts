@@ -112,7 +112,8 @@ const VALID: Partial<Record<InputName, string>> = {
   'label-linked-issues': 'true',
   'dry-run': 'true',
   'max-retries': '5',
-  'job-summary': 'false'
+  'job-summary': 'false',
+  'time-budget': '90'
 }
 /** What a label input needs beside it to be read at all. */
 const WITH_LABELS: RawInputs = { labels: 'deployed' }

@@ -6,7 +6,7 @@
 import fc from 'fast-check'
 import { labelInputs, recordInputs, TOKEN, withEmulator } from '../../__fixtures__/emulator.js'
 import { runAction } from '../../scripts/run-action.js'
-import { decideRetry, MAX_RATE_LIMIT_WAIT_MS } from '../../src/client/retry-policy.js'
+import { decideRetry } from '../../src/client/retry-policy.js'
 import { closingReferences } from '../../src/labels/references.js'
 import type { Emulator } from '../../emulator/index.js'
 
@@ -130,10 +130,10 @@ describe('retry-after and x-ratelimit-reset', () => {
     const run = await record({ 'max-retries': '0' })
     expect(run.code).toBe(1)
     expect(run.stdout).not.toMatch(/Invalid time value|unexpected error/)
-    if (status === 403) expect(run.stdout).toMatch(/longer than the 15 minutes this step waits/)
+    if (status === 403) expect(run.stdout).toMatch(/would pass the step's time budget/)
   })
 
-  test('any generated value: a wait within 15 minutes, or the documented refusal', () => {
+  test('any generated value: a wait of a number of milliseconds, or the documented refusal', () => {
     const value = fc.oneof(
       fc.string(),
       fc.double().map(String),
@@ -170,12 +170,10 @@ describe('retry-after and x-ratelimit-reset', () => {
             }
           )
           if (decision.retry) {
+            // Any length: the client's time budget decides whether it is waited.
             expect(decision.waitMs).toBeGreaterThanOrEqual(0)
-            expect(decision.waitMs).toBeLessThanOrEqual(MAX_RATE_LIMIT_WAIT_MS)
-          } else
-            expect(decision.reason).toMatch(
-              /longer than the 15 minutes this step waits|not retryable/
-            )
+            expect(decision.reason).not.toMatch(/Invalid|NaN/)
+          } else expect(decision.reason).toMatch(/not retryable|gave up after/)
         }
       }),
       { numRuns: 3000 }

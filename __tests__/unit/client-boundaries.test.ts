@@ -9,7 +9,7 @@ import { API, setup } from '../../__fixtures__/service-client.js'
 import { FakeClock } from '../../__fixtures__/fake-clock.js'
 import { MemoryLog } from '../../__fixtures__/memory-log.js'
 import { Cancellation, CancelledError, cancellableClock } from '../../src/client/cancel.js'
-import { MAX_REDIRECTS, ServiceClient, STEP_DEADLINE_MS } from '../../src/client/client.js'
+import { MAX_REDIRECTS, ServiceClient } from '../../src/client/client.js'
 import { ServiceError } from '../../src/client/errors.js'
 
 const failureOf = (promise: Promise<unknown>) =>
@@ -135,7 +135,7 @@ describe('what a failure counts', () => {
     const info = log.lines.filter(l => l.level === 'info').map(l => l.message)
     expect(info).toEqual([
       expect.stringMatching(/^GET \/r: server error 502; retry 1 of 3 in /),
-      expect.stringMatching(/; rate-limit wait 1 of at most 10 in 2.0 s$/)
+      expect.stringMatching(/ \(retry-after\); rate-limit wait 1 in 2.0 s$/)
     ])
   })
 })
@@ -150,10 +150,11 @@ describe('rate limits that name no time', () => {
   })
 })
 
-describe('the step deadline', () => {
-  test('a wait that ends exactly at the deadline is waited; one that ends later fails', async () => {
-    const at = setup({ maxRetries: 10 })
-    at.clock.advance(STEP_DEADLINE_MS - 900_000)
+describe('the time budget', () => {
+  test('a wait that ends exactly at the end of the budget is waited; one that ends later fails', async () => {
+    const BUDGET_MS = 60 * 60_000
+    const at = setup({ maxRetries: 10, timeBudgetMinutes: 60 })
+    at.clock.advance(BUDGET_MS - 900_000)
     at.on(
       'GET',
       '/r',
@@ -163,41 +164,70 @@ describe('the step deadline', () => {
     await expect(at.client.request('GET', '/r')).resolves.toMatchObject({ status: 200 })
     expect(at.clock.sleeps).toEqual([900_000])
 
-    const past = setup({ maxRetries: 10 })
-    past.clock.advance(STEP_DEADLINE_MS - 900_000 + 1)
+    const past = setup({ maxRetries: 10, timeBudgetMinutes: 60 })
+    past.clock.advance(BUDGET_MS - 900_000 + 1)
     past.on('GET', '/r', { status: 429, headers: { 'retry-after': '900' } })
     const error = await failureOf(past.client.request('GET', '/r'))
-    expect(error?.message).toMatch(/would pass the step's 60 minute deadline/)
+    expect(error?.message).toMatch(/would pass the step's time budget \(`time-budget`: 60 minutes/)
     expect(error?.attempts).toBe(1)
     expect(past.clock.sleeps).toEqual([])
   })
 })
 
 describe('pagination', () => {
-  test('at most 1000 pages are read, however many the links name', async () => {
-    const { client, agent, seen } = setup()
+  /** Pages of `size` bytes each, every one naming a next; `last` ends the list. */
+  function endless(agent: MockAgent, size: (n: number) => number, last = Infinity) {
     let served = 0
     agent
       .get(API)
       .intercept({ path: p => p.startsWith('/pages'), method: 'GET' })
       .reply(() => {
         served++
+        const pad = 'x'.repeat(Math.max(0, size(served) - 20))
         return {
           statusCode: 200,
-          data: JSON.stringify([served]),
+          data: JSON.stringify([{ n: served, pad }]),
           responseOptions: {
             headers: {
               'content-type': 'application/json',
-              link: `<${API}/pages?page=${served + 1}>; rel="next"`
+              ...(served < last ? { link: `<${API}/pages?page=${served + 1}>; rel="next"` } : {})
             }
           }
         }
       })
       .persist()
-    const items = await client.paginate('/pages?page=1', body => body as number[])
-    expect(served).toBe(1000)
-    expect(items).toHaveLength(1000)
+    return () => served
+  }
+
+  test('a list of exactly 1000 pages is read whole; one that goes on past them ends in plain words', async () => {
+    const whole = setup()
+    const pick = (body: unknown) => body as Array<{ n: number }>
+    endless(whole.agent, () => 30, 1000)
+    expect(await whole.client.paginate('/pages?page=1', pick)).toHaveLength(1000)
+
+    const { client, agent, seen } = setup()
+    const served = endless(agent, () => 30)
+    const error = await client.paginate('/pages?page=1', pick).catch((e: unknown) => e)
+    expect(served()).toBe(1000)
+    expect(error).toBeInstanceOf(ServiceError)
+    expect((error as Error).message).toMatch(
+      /^GET \/pages failed: the list goes on after 1000 pages \(0\.\d+ MiB\), past the most the step reads of one list \(1000 pages or 64 MiB\)\n.*Nothing of this list was used/
+    )
     expect(seen).toHaveLength(0) // answered by the interceptor above, not the fixture's
+  })
+
+  test('a stream of 12 MB pages ends under 100 MB read, in plain words', async () => {
+    const { client, agent } = setup()
+    const served = endless(agent, () => 12_000_000)
+    const error = await client
+      .paginate('/pages?page=1', b => b as unknown[])
+      .catch((e: unknown) => e)
+    // 6 pages (72 MB) pass the 64 MiB cap: nothing more is asked for.
+    expect(served()).toBe(6)
+    expect(served() * 12_000_000).toBeLessThan(100_000_000)
+    expect((error as Error).message).toMatch(
+      /the list goes on after 6 pages \(69 MiB\), past the most the step reads of one list \(1000 pages or 64 MiB\)/
+    )
   })
 })
 

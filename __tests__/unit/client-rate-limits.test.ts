@@ -1,9 +1,8 @@
 // ServiceClient: rate-limit and retry-after waits, their own budget, stillNeeded after a wait,
-// unanswered attempts, and the step deadline.
+// unanswered attempts, and the step's time budget.
 import { setup } from '../../__fixtures__/service-client.js'
-import { STEP_DEADLINE_MS } from '../../src/client/client.js'
 import { NoLongerNeeded, ServiceError } from '../../src/client/errors.js'
-import { MAX_RATE_LIMIT_WAITS } from '../../src/client/retry-policy.js'
+import { OutOfTime } from '../../src/client/waits.js'
 
 describe('retries', () => {
   test('429 waits retry-after', async () => {
@@ -20,7 +19,7 @@ describe('retries', () => {
     await client.request('GET', '/r')
     expect(clock.sleeps).toEqual([60_000, 120_000])
     expect(log.text()).toMatch(
-      /rate limited \(403\): the secondary rate limit is shared by every job and step that uses this token .*; rate-limit wait 1 of at most 10 in 60 s/
+      /rate limited \(403\): the secondary rate limit is shared by every job and step that uses this token .*; it named no reset time; GitHub asks to wait at least a minute and longer each time; rate-limit wait 1 in 60 s\n.*\n.*rate-limit wait 2 in 120 s, resuming at 12:03 UTC/
     )
   })
 
@@ -37,16 +36,12 @@ describe('retries', () => {
     expect(client.rateLimitWaits).toBe(4)
   })
 
-  test('rate-limit waits give up after MAX_RATE_LIMIT_WAITS, saying so', async () => {
-    const { client, on } = setup({ maxRetries: 0 })
+  test('rate-limit waits are bounded by time, not counted: twelve 1 s refusals with max-retries 0 are waited out', async () => {
+    const { client, on, clock } = setup({ maxRetries: 0 })
     const limited = { status: 429, headers: { 'retry-after': '1' }, body: {} }
-    on('GET', '/r', ...Array.from({ length: MAX_RATE_LIMIT_WAITS + 1 }, () => limited))
-    const error = await client.request('GET', '/r').catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(ServiceError)
-    expect((error as ServiceError).attempts).toBe(MAX_RATE_LIMIT_WAITS + 1)
-    expect((error as ServiceError).message).toMatch(
-      new RegExp(`gave up after ${MAX_RATE_LIMIT_WAITS} rate-limit waits`)
-    )
+    on('GET', '/r', ...Array.from({ length: 12 }, () => limited), { status: 200, body: {} })
+    await expect(client.request('GET', '/r')).resolves.toMatchObject({ status: 200 })
+    expect(clock.sleeps).toEqual(Array.from({ length: 12 }, () => 1000))
   })
 
   test('after a rate-limit wait, stillNeeded is asked before sending again; its reads go through', async () => {
@@ -104,19 +99,73 @@ describe('retries', () => {
     expect(clock.sleeps).toEqual([31_000])
   })
 
-  test('a limit resetting in over 15 minutes fails at once with the reset time', async () => {
-    const { client, on, clock, seen } = setup()
+  test('a primary limit resetting in an hour is waited: the default budget holds it, and the wait says when it resumes', async () => {
+    const { client, on, clock, log } = setup()
+    const reset = Math.floor(clock.now() / 1000) + 3600
+    on(
+      'GET',
+      '/r',
+      {
+        status: 403,
+        headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) },
+        body: { message: 'API rate limit exceeded' }
+      },
+      { status: 200, body: {} }
+    )
+    await client.request('GET', '/r')
+    expect(clock.sleeps).toEqual([3_601_000])
+    expect(log.text()).toMatch(/rate-limit wait 1 in 3601 s, resuming at 13:00 UTC/)
+  })
+
+  test('a limit resetting past the time budget fails at once: the cause, the reset, the next step', async () => {
+    const { client, on, clock, seen } = setup({ timeBudgetMinutes: 30 })
     const reset = Math.floor(clock.now() / 1000) + 3600
     on('GET', '/r', {
       status: 403,
-      headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) },
+      headers: {
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': String(reset),
+        'x-github-request-id': 'AB:12'
+      },
       body: { message: 'API rate limit exceeded' }
     })
-    const error = (await client.request('GET', '/r').catch(e => e)) as ServiceError
+    const error = (await client.request('GET', '/r').catch(e => e)) as OutOfTime
     expect(seen).toHaveLength(1)
     expect(clock.sleeps).toEqual([])
-    expect(error.fatal).toBe(true)
-    expect(error.message).toContain(new Date(reset * 1000 + 1000).toISOString())
+    expect(error).toBeInstanceOf(OutOfTime)
+    expect([error.fatal, error.refused, error.resetAt]).toEqual([true, true, reset * 1000 + 1000])
+    expect(error.message.split('\n')).toEqual([
+      "GET /r refused (403): rate limited (403): the token's request quota is used up; it resets at " +
+        `${new Date(reset * 1000 + 1000).toISOString()} (x-ratelimit-reset); waiting 1 h more would ` +
+        "pass the step's time budget (`time-budget`: 30 minutes, ending at 12:30 UTC). Run the step again after 13:00 UTC.",
+      '  the service said: API rate limit exceeded',
+      '  request id: AB:12'
+    ])
+  })
+
+  test("a limit with no header past the budget: no reset time is invented, GitHub's ask is said", async () => {
+    const { client, on, clock } = setup({ timeBudgetMinutes: 10 })
+    const limited = {
+      status: 403,
+      body: {
+        message:
+          'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.'
+      }
+    }
+    on('POST', '/w', limited, limited, limited, limited)
+    const error = (await client.request('POST', '/w', { body: {} }).catch(e => e)) as OutOfTime
+    // 1 + 2 + 4 minutes fit in 10; the next, 8, would not.
+    expect(clock.sleeps).toEqual([60_000, 120_000, 240_000])
+    expect(error).toBeInstanceOf(OutOfTime)
+    expect(error.resetAt).toBeUndefined()
+    const first = error.message.split('\n')[0]
+    expect(first).toContain(
+      'it named no reset time; GitHub asks to wait at least a minute and longer each time; waiting 8 min more would pass'
+    )
+    expect(first).toContain(
+      'Run the step again later: after a few minutes at least, as GitHub asks.'
+    )
+    expect(first).not.toMatch(/resets at|\d\d:\d\d UTC\)?\. Run the step again after/)
   })
 
   test.each([
@@ -129,22 +178,25 @@ describe('retries', () => {
     expect(clock.sleeps).toEqual([12_000])
   })
 
-  test('a retry-after on 503 past 15 minutes fails at once', async () => {
-    const { client, on, clock } = setup()
+  test('a retry-after on 503 past the time budget fails at once, saying when it asked to come back', async () => {
+    const { client, on, clock } = setup({ timeBudgetMinutes: 30 })
     on('GET', '/r', { status: 503, headers: { 'retry-after': '3600' } })
-    const error = (await client.request('GET', '/r').catch(e => e)) as ServiceError
+    const error = (await client.request('GET', '/r').catch(e => e)) as OutOfTime
     expect(clock.sleeps).toEqual([])
-    expect(error.message).toMatch(/asks to wait 60 minutes \(retry-after\)/)
+    expect(error.message).toMatch(
+      /server error 503; waiting 1 h more would pass the step's time budget/
+    )
+    expect(error.message).toMatch(/Run the step again after 13:00 UTC/)
   })
 })
 
-test(`retry waits stop at the step deadline of ${STEP_DEADLINE_MS / 60000} minutes`, async () => {
-  const { client, on, clock } = setup({ maxRetries: 10 })
+test('waits go on while the time budget holds them, and stop at the first that would pass it', async () => {
+  const { client, on, clock } = setup({ maxRetries: 10, timeBudgetMinutes: 60 })
   const limited = { status: 429, headers: { 'retry-after': '900' } }
   on('GET', '/r', limited, limited, limited, limited, limited)
   const error = (await client.request('GET', '/r').catch(e => e)) as ServiceError
   // Four 15-minute waits fit in the hour; the fifth would pass it.
   expect(clock.sleeps).toEqual([900_000, 900_000, 900_000, 900_000])
-  expect(error.message).toMatch(/would pass the step's 60 minute deadline/)
+  expect(error.message).toMatch(/would pass the step's time budget \(`time-budget`: 60 minutes/)
   expect(error.fatal).toBe(true)
 })

@@ -56,7 +56,8 @@ test('a minimal deployment record', () => {
     storage: undefined,
     dryRun: false,
     maxRetries: 3,
-    jobSummary: true
+    jobSummary: true,
+    timeBudget: 330
   })
 })
 
@@ -405,6 +406,14 @@ test('max-retries is a whole number from 0 to 10', () => {
   expect(parseInputs({ ...base, 'max-retries': '10' }, {}).maxRetries).toBe(10)
   for (const bad of ['-1', '11', '1.5', 'x'])
     expect(inputsNamed({ ...base, 'max-retries': bad })).toEqual(['max-retries'])
+})
+
+test('time-budget is a whole number of minutes from 1 to 1440', () => {
+  expect(parseInputs({ ...base }, {}).timeBudget).toBe(330)
+  expect(parseInputs({ ...base, 'time-budget': '1' }, {}).timeBudget).toBe(1)
+  expect(parseInputs({ ...base, 'time-budget': '1440' }, {}).timeBudget).toBe(1440)
+  for (const bad of ['0', '1441', '2.5', '-3', 'an hour'])
+    expect(inputsNamed({ ...base, 'time-budget': bad })).toEqual(['time-budget'])
 })
 
 test('lists are trimmed, empty items and duplicates dropped', () => {

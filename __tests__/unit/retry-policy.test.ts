@@ -2,9 +2,9 @@ import {
   backoff,
   classify,
   decideRetry,
-  MAX_RATE_LIMIT_WAIT_MS,
-  MAX_RATE_LIMIT_WAITS,
   SHARED_LIMIT,
+  UNTIMED_ASK,
+  UNTIMED_RATE_LIMIT_CAP_MS,
   type Outcome,
   type RetryContext
 } from '../../src/client/retry-policy.js'
@@ -126,40 +126,48 @@ describe('decideRetry', () => {
     expect(waits).toEqual([60_000, 120_000, 240_000])
   })
 
-  test('a wait over 15 minutes fails at once and names the reset time', () => {
+  test('a wait of an hour is still a wait (the time budget, not the policy, bounds it), naming the reset', () => {
     const reset = NOW / 1000 + 3600
     const d = decideRetry(
       response(403, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) }),
       ctx()
     )
-    expect(d.retry).toBe(false)
-    expect(d.reason).toContain(new Date(reset * 1000 + 1000).toISOString())
-    expect(d.reason).toMatch(/61 minutes/)
+    expect(d).toMatchObject({ retry: true, waitMs: 3_601_000, resetAt: reset * 1000 + 1000 })
+    expect(d.reason).toContain(`it resets at ${new Date(reset * 1000 + 1000).toISOString()}`)
   })
 
-  test('exactly 15 minutes is still waited', () => {
-    const d = decideRetry(
-      response(429, { 'retry-after': String(MAX_RATE_LIMIT_WAIT_MS / 1000) }),
-      ctx()
+  test('an untimed limit doubles up to an hour, says GitHub asks for longer each time, and names no reset', () => {
+    const waits = [0, 4, 5, 6, 9].map(n =>
+      decideRetry(response(429), ctx({ untimedRateLimits: n }))
     )
-    expect(d).toMatchObject({ retry: true, waitMs: MAX_RATE_LIMIT_WAIT_MS })
+    expect(waits.map(d => (d.retry ? d.waitMs : -1))).toEqual([
+      60_000,
+      960_000,
+      1_920_000,
+      UNTIMED_RATE_LIMIT_CAP_MS,
+      UNTIMED_RATE_LIMIT_CAP_MS
+    ])
+    for (const d of waits) {
+      expect(d.reason).toContain(UNTIMED_ASK)
+      expect(d.reason).not.toMatch(/resets at|until \d/)
+      expect(d.retry && d.resetAt).toBeUndefined()
+    }
   })
 
-  test('an untimed limit that doubles past 15 minutes gives up', () => {
-    const d = decideRetry(response(429), ctx({ untimedRateLimits: 4, retriesMade: 0 }))
-    expect(d.retry).toBe(false)
-  })
-
-  test('rate-limit waits have their own budget: max-retries 0 still waits, up to MAX_RATE_LIMIT_WAITS', () => {
+  test('rate-limit waits are not counted: max-retries 0 still waits, however many came before', () => {
     const limited = response(403, { 'retry-after': '2' }, 'secondary rate limit')
-    for (const n of [0, 3, MAX_RATE_LIMIT_WAITS - 1])
-      expect(decideRetry(limited, ctx({ maxRetries: 0, rateLimitWaits: n }))).toMatchObject({
+    for (const n of [0, 3, 50])
+      expect(decideRetry(limited, ctx({ maxRetries: 0, retriesMade: n }))).toMatchObject({
         retry: true,
         waitMs: 2000
       })
-    const last = decideRetry(limited, ctx({ maxRetries: 10, rateLimitWaits: MAX_RATE_LIMIT_WAITS }))
-    expect(last).toMatchObject({ retry: false, failure: 'rate-limit' })
-    expect(last.reason).toContain(`gave up after ${MAX_RATE_LIMIT_WAITS} rate-limit waits`)
+  })
+
+  test('retry-after: 0 still waits a second: never a busy loop', () => {
+    expect(decideRetry(response(429, { 'retry-after': '0' }), ctx())).toMatchObject({
+      retry: true,
+      waitMs: 1000
+    })
   })
 
   test('a secondary limit says it is shared by every job on the token; a primary one does not', () => {

@@ -8,7 +8,6 @@ import { NoLongerNeeded, ServiceError } from './errors.js'
 import {
   downgraded,
   noAnswer,
-  pastDeadline,
   proxyRefused,
   responseFailure,
   unexpectedBody,
@@ -21,15 +20,16 @@ import {
 } from './failures.js'
 import { silentLog, type Log } from './log.js'
 import { stopIfAnswerLost, type LostAnswerOptions } from './lost-answer.js'
-import { isWrite, WritePacer } from './pacer.js'
+import type { Plan } from './limits.js'
+import { isWrite } from './pacer.js'
+import { paginate } from './paginate.js'
 import { answerOf, deepNote } from './read-answer.js'
-import { decideRetry, MAX_RATE_LIMIT_WAITS, type FailureClass } from './retry-policy.js'
+import { decideRetry, type FailureClass } from './retry-policy.js'
+import { DEFAULT_TIME_BUDGET_MINUTES, Waits } from './waits.js'
 import {
   REDIRECTS,
   attemptDeadline,
   downgrades,
-  formatSeconds,
-  nextLink,
   parseBody,
   proxyRefusal,
   redactQuery,
@@ -44,11 +44,6 @@ import {
 /** Per attempt. The service itself stops work at 10 s, so an answer later than this is not coming. */
 export const REQUEST_TIMEOUT_MS = 20 * 1000
 export const MAX_REDIRECTS = 5
-/**
- * The most time one run spends in retry and rate-limit waits, counted from the client's start: a
- * wait that would end later fails at once, so a flaky day cannot hold a deploy job for hours.
- */
-export const STEP_DEADLINE_MS = 60 * 60 * 1000
 
 /** With the fork a pull request run comes from, and the token's and API URL's sources, for hints. */
 export interface ClientOptions extends Pick<FailureContext, HintContext> {
@@ -67,6 +62,8 @@ export interface ClientOptions extends Pick<FailureContext, HintContext> {
   cancellation?: Cancellation
   /** the proxy variables (HTTPS_PROXY, HTTP_PROXY, NO_PROXY); `process.env` unless given */
   env?: Record<string, string | undefined>
+  /** minutes from the client's start that its waits may reach (`time-budget`); waits.ts */
+  timeBudgetMinutes?: number
 }
 
 export interface RequestOptions {
@@ -85,6 +82,8 @@ export interface ServiceResponse<T = unknown> {
   status: number
   headers: Record<string, string>
   body: T
+  /** the body's length as read (paginate.ts counts a list's bytes with it) */
+  bytes?: number
 }
 
 export interface RequestCounts {
@@ -94,8 +93,9 @@ export interface RequestCounts {
 
 /**
  * The one way the action talks to the service: one request at a time, writes spaced
- * `WRITE_GAP_MS` apart, transient failures and rate limits retried, redirects followed,
- * and every failure turned into a `ServiceError` that says what to change.
+ * `WRITE_GAP_MS` apart and inside GitHub's content limits, transient failures and rate limits
+ * retried within the time budget (waits.ts), redirects followed, and every failure turned into
+ * a `ServiceError` that says what to change.
  */
 export class ServiceClient {
   readonly counts: RequestCounts = { reads: 0, writes: 0 }
@@ -110,11 +110,10 @@ export class ServiceClient {
   readonly random: () => number
   private readonly timeoutMs: number
   private readonly log: Log
-  private readonly pacer: WritePacer
+  private readonly waits: Waits
   private readonly permanentRedirects = new Map<string, string>()
   private queue: Promise<unknown> = Promise.resolve()
   private checking = 0
-  private readonly startedAt: number
   /** Rate-limit waits the run has sat through, every request's together. */
   rateLimitWaits = 0
 
@@ -138,8 +137,13 @@ export class ServiceClient {
     this.random = options.random ?? Math.random
     this.timeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS
     this.log = options.log ?? silentLog
-    this.pacer = new WritePacer(this.clock)
-    this.startedAt = this.clock.now()
+    const budget = options.timeBudgetMinutes ?? DEFAULT_TIME_BUDGET_MINUTES
+    this.waits = new Waits(this.clock, this.log, budget, this.counts)
+  }
+
+  /** Tells the client what is about to be sent: past an hour's limits, an estimate is logged. */
+  plan(plan: Plan, what: string): void {
+    this.waits.announce(plan, what)
   }
 
   /** `path` is relative to the base URL and already encoded (see `path` in paths.ts). */
@@ -154,25 +158,14 @@ export class ServiceClient {
     return next
   }
 
-  /** Every item of a list endpoint, following the `link` header's `next` page. */
-  async paginate<T>(path: string, pick: (body: unknown) => T[]): Promise<T[]> {
-    const items: T[] = []
-    const seen = new Set<string>()
-    let next: string | undefined = path
-    for (let page = 0; next !== undefined && page < 1000; page++) {
-      seen.add(this.absolute(next))
-      const response: ServiceResponse = await this.request('GET', next)
-      // One at a time: `push(...page)` passes every item as an argument, and a page of some
-      // hundred thousand items overflows the stack.
-      for (const item of pick(response.body)) items.push(item)
-      next = nextLink(response.headers['link'])
-      // A `next` seen before (itself included) would loop until the page limit.
-      if (next !== undefined && seen.has(this.absolute(next))) {
-        this.log.debug(`${this.displayPath(path)}: the next page repeats one already read; stopped`)
-        next = undefined
-      }
-    }
-    return items
+  /** Every item of a list endpoint, following the `link` header's `next` page (paginate.ts). */
+  paginate<T>(path: string, pick: (body: unknown) => T[]): Promise<T[]> {
+    const absolute = (p: string) => this.absolute(p)
+    return paginate(this, path, pick, {
+      absolute,
+      display: p => this.displayPath(p),
+      log: this.log
+    })
   }
 
   async close(): Promise<void> {
@@ -233,7 +226,8 @@ export class ServiceClient {
           const body = parseBody(failed.text)
           if (body.ok && body.cut)
             this.log.warning(`${method} ${displayPath}: ${deepNote(body.cut)}`)
-          if (body.ok) return { status, headers, body: body.value as T }
+          if (body.ok)
+            return { status, headers, body: body.value as T, bytes: Buffer.byteLength(failed.text) }
           // A body cut short fails in undici (its length was promised): a whole answer not JSON is
           // a proxy's or portal's page, or an \`api-url\` naming a web site. Asking again gets the same.
           throw unexpectedBody(method, displayPath, failed, this.failures)
@@ -263,10 +257,7 @@ export class ServiceClient {
         else if (failed.status >= 500) serverErrors++
       }
       const outcome = toOutcome(failed)
-      const decision = decideRetry(
-        outcome,
-        this.context(retriesMade, untimedRateLimits, rateLimitWaits)
-      )
+      const decision = decideRetry(outcome, this.context(retriesMade, untimedRateLimits))
       const attempts = retriesMade + rateLimitWaits
       if (!decision.retry) {
         const elsewhere =
@@ -282,15 +273,21 @@ export class ServiceClient {
         throw error
       }
       const rateLimited = decision.failure === 'rate-limit'
-      if (rateLimited && outcome.kind === 'response') {
-        const named =
-          outcome.headers['retry-after'] ?? outcome.headers['x-ratelimit-remaining'] === '0'
-        if (!named) untimedRateLimits++
-      }
+      if (rateLimited && decision.resetAt === undefined) untimedRateLimits++
       const which = rateLimited
-        ? `rate-limit wait ${rateLimitWaits + 1} of at most ${MAX_RATE_LIMIT_WAITS}`
+        ? `rate-limit wait ${rateLimitWaits + 1}`
         : `retry ${retriesMade + 1} of ${this.options.maxRetries}`
-      await this.waitBeforeRetry(method, displayPath, decision, attempts, which)
+      const answer = failed.kind === 'response' ? failed : undefined
+      const { waitMs, reason: cause, resetAt } = decision
+      const status = answer?.status ?? 0
+      const serviceMessage = outcome.kind === 'response' ? outcome.message : undefined
+      const requestId = answer?.headers['x-github-request-id']
+      const [request, why] = [
+        { method, path: displayPath, status, requestId },
+        { cause, resetAt }
+      ]
+      const details = { ...request, ...why, serviceMessage, waitMs, attempts: attempts + 1 }
+      await this.waits.wait(details, which)
       if (!rateLimited) {
         retriesMade++
         if (options.lostAnswer)
@@ -335,35 +332,14 @@ export class ServiceClient {
     return splitUrl(url).origin !== this.origin
   }
 
-  private context(retriesMade: number, untimedRateLimits: number, rateLimitWaits: number) {
+  private context(retriesMade: number, untimedRateLimits: number) {
     return {
       retriesMade,
-      rateLimitWaits,
       maxRetries: this.options.maxRetries,
       now: this.clock.now(),
       random: this.random,
       untimedRateLimits
     }
-  }
-
-  private async waitBeforeRetry(
-    method: string,
-    displayPath: string,
-    { reason, waitMs }: { reason: string; waitMs: number },
-    retriesMade: number,
-    which: string
-  ): Promise<void> {
-    if (this.clock.now() + waitMs - this.startedAt > STEP_DEADLINE_MS) {
-      const deadline = `the step's ${STEP_DEADLINE_MS / 60000} minute deadline for retries`
-      throw pastDeadline(
-        method,
-        displayPath,
-        `${reason}; waiting ${formatSeconds(waitMs)} more would pass ${deadline}`,
-        retriesMade + 1
-      )
-    }
-    this.log.info(`${method} ${displayPath}: ${reason}; ${which} in ${formatSeconds(waitMs)}`)
-    await this.clock.sleep(waitMs)
   }
 
   private async attempt(
@@ -388,11 +364,11 @@ export class ServiceClient {
     if (body !== undefined) headers['content-type'] = 'application/json; charset=utf-8'
 
     // Everything above is ready before the wait, so the write leaves the moment the gap is over.
-    if (write) await this.pacer.beforeWrite()
+    await this.waits.beforeAttempt(method, this.displayPath(path), write)
     const started = this.clock.now()
     if (write) this.counts.writes++
     else this.counts.reads++
-    let result: Attempt
+    let result: Attempt | undefined
     const deadline = attemptDeadline(this.timeoutMs, this.options.cancellation?.inFlight)
     try {
       const response = await deadline.within(
@@ -421,7 +397,14 @@ export class ServiceClient {
       result = thrownAttempt(error, this.timeoutMs)
     } finally {
       deadline.clear()
-      if (write) this.pacer.writeFinished()
+      // A refusal's message tells a rate limit (toOutcome reads it); other answers, their headers.
+      const answered = result?.kind === 'response' ? result : undefined
+      const { status, headers } = answered ?? { status: 0, headers: {} }
+      const refusal = status === 403 || status === 429
+      const outcome = refusal
+        ? toOutcome(answered as Attempt)
+        : { kind: 'response' as const, status, headers }
+      this.waits.afterAttempt(write, answered && outcome)
     }
     const status = result.kind === 'response' ? String(result.status) : result.kind
     this.log.debug(

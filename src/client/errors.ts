@@ -100,7 +100,7 @@ const QUOTED_CHARACTERS = 1_000
 const QUOTED_VALIDATION_ERRORS = 20
 
 /** `text` up to QUOTED_CHARACTERS, saying how much was left out. */
-function quoted(text: string): string {
+export function quoted(text: string): string {
   if (text.length <= QUOTED_CHARACTERS) return text
   const end = cutBefore(text, QUOTED_CHARACTERS)
   return `${text.slice(0, end)}… (${text.length - end} more characters)`

@@ -282,24 +282,6 @@ export function unfollowable(
   })
 }
 
-/** Waiting for the next try would pass the step's deadline for retries: fatal. */
-export function pastDeadline(
-  method: string,
-  displayPath: string,
-  serviceMessage: string,
-  attempts: number
-): ServiceError {
-  return new ServiceError({
-    method,
-    path: displayPath,
-    status: 0,
-    serviceMessage,
-    hint: 'Run the step again later.',
-    attempts,
-    fatal: true
-  })
-}
-
 /**
  * A redirect or a `next` link to plain http from https: refused before anything goes there (the
  * body would travel in clear, and whoever is on that leg could answer in the service's name).

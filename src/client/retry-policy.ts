@@ -1,21 +1,20 @@
-/** The longest rate-limit wait worth sitting through; past it the step fails and says when to retry. */
-export const MAX_RATE_LIMIT_WAIT_MS = 15 * 60 * 1000
 /** First wait after a transient failure; it doubles per retry, with jitter, up to the cap. */
 export const BACKOFF_BASE_MS = 1000
 export const BACKOFF_CAP_MS = 30 * 1000
-/** Wait for a rate limit that names no time: the service asks for at least a minute. */
+/** Wait for a rate limit that names no time: GitHub asks for at least a minute, longer each time. */
 export const UNTIMED_RATE_LIMIT_WAIT_MS = 60 * 1000
+/** The doubling of untimed waits stops at an hour, the longest window GitHub documents a limit over. */
+export const UNTIMED_RATE_LIMIT_CAP_MS = 60 * 60 * 1000
+/** A rate limit asking for no wait (`retry-after: 0`) still waits this much: never a busy loop. */
+export const MIN_RATE_LIMIT_WAIT_MS = 1000
 /** Added to `x-ratelimit-reset` because the reset second is rounded and clocks drift. */
 export const RESET_MARGIN_MS = 1000
-/**
- * Rate-limit waits one request sits through before it gives up, as the service asks ("give up
- * after a set number"). Their own budget: `max-retries` counts transient failures only, so four
- * refusals asking 2 s each are waited out whatever `max-retries` says.
- */
-export const MAX_RATE_LIMIT_WAITS = 10
 /** Said with every secondary-limit line: a matrix's jobs all spend the same token's limit. */
 export const SHARED_LIMIT =
   'the secondary rate limit is shared by every job and step that uses this token (all the jobs of a matrix included)'
+/** What GitHub asks when a limit names no time; said instead of a reset time, which is unknown. */
+export const UNTIMED_ASK =
+  'it named no reset time; GitHub asks to wait at least a minute and longer each time'
 
 export const TRANSIENT_STATUSES = new Set([500, 502, 503, 504])
 
@@ -34,14 +33,19 @@ export interface RetryContext {
   random: () => number
   /** Rate limits that named no time, seen before for this request: each one doubles the wait. */
   untimedRateLimits: number
-  /** Rate-limit waits already made for this request (any kind): their own budget, not `maxRetries`. */
-  rateLimitWaits?: number
 }
 
 export type FailureClass = 'transient' | 'rate-limit' | 'permanent'
 
 export type RetryDecision =
-  | { retry: true; waitMs: number; failure: Exclude<FailureClass, 'permanent'>; reason: string }
+  | {
+      retry: true
+      waitMs: number
+      failure: Exclude<FailureClass, 'permanent'>
+      reason: string
+      /** when the service named it (`retry-after`, `x-ratelimit-reset`): the instant the wait ends */
+      resetAt?: number
+    }
   | { retry: false; failure: FailureClass; reason: string }
 
 export function classify(outcome: Outcome): FailureClass {
@@ -62,50 +66,40 @@ export function decideRetry(outcome: Outcome, ctx: RetryContext): RetryDecision 
   const failure = classify(outcome)
   if (failure === 'permanent') return { retry: false, failure, reason: 'not retryable' }
 
-  let waitMs: number
-  let reason: string
-  if (failure === 'transient') {
-    reason = describeTransient(outcome)
-    // A 503 (or any retried status) may say when to come back: that, not the backoff.
-    const asked = retryAfterWait(outcome, ctx.now)
-    waitMs = asked ?? backoff(ctx.retriesMade, ctx.random)
-    if (asked !== undefined && asked > MAX_RATE_LIMIT_WAIT_MS) {
-      return {
-        retry: false,
-        failure,
-        reason:
-          `${reason}: the service asks to wait ${Math.ceil(asked / 60000)} minutes (retry-after), ` +
-          `longer than the ${MAX_RATE_LIMIT_WAIT_MS / 60000} minutes this step waits; run it again after that`
-      }
-    }
-  } else {
+  if (failure === 'rate-limit') {
+    // Waited however long it asks: the step's time budget (the client's) is what bounds it.
     const timed = rateLimitWait(outcome, ctx.now)
-    waitMs = timed ?? UNTIMED_RATE_LIMIT_WAIT_MS * 2 ** ctx.untimedRateLimits
     const primary = outcome.kind === 'response' && outcome.headers['x-ratelimit-remaining'] === '0'
     const whose = primary ? "the token's request quota is used up" : SHARED_LIMIT
-    reason = `rate limited (${statusOf(outcome)}): ${whose}`
-    if (waitMs > MAX_RATE_LIMIT_WAIT_MS) {
-      const resetAt = dateOf(ctx.now + waitMs)
+    if (timed === undefined) {
+      const waitMs = Math.min(
+        UNTIMED_RATE_LIMIT_CAP_MS,
+        UNTIMED_RATE_LIMIT_WAIT_MS * 2 ** ctx.untimedRateLimits
+      )
       return {
-        retry: false,
+        retry: true,
+        waitMs,
         failure,
-        reason:
-          `rate limit: it resets at ${resetAt}, in ${Math.ceil(waitMs / 60000)} minutes, ` +
-          `longer than the ${MAX_RATE_LIMIT_WAIT_MS / 60000} minutes this step waits; run it again after that` +
-          (primary ? '' : ` (${SHARED_LIMIT})`)
+        reason: `rate limited (${statusOf(outcome)}): ${whose}; ${UNTIMED_ASK}`
       }
     }
-    const waited = ctx.rateLimitWaits ?? 0
-    if (waited >= MAX_RATE_LIMIT_WAITS) {
-      return {
-        retry: false,
-        failure,
-        reason: `${reason}; gave up after ${waited} rate-limit waits for this request`
-      }
+    const waitMs = Math.round(Math.max(MIN_RATE_LIMIT_WAIT_MS, timed))
+    const when =
+      retryAfterWait(outcome, ctx.now) !== undefined
+        ? `it asks to wait until ${dateOf(ctx.now + waitMs)} (retry-after)`
+        : `it resets at ${dateOf(ctx.now + waitMs)} (x-ratelimit-reset)`
+    return {
+      retry: true,
+      waitMs,
+      failure,
+      reason: `rate limited (${statusOf(outcome)}): ${whose}; ${when}`,
+      resetAt: ctx.now + waitMs
     }
-    return { retry: true, waitMs: Math.round(waitMs), failure, reason }
   }
-
+  const reason = describeTransient(outcome)
+  // A 503 (or any retried status) may say when to come back: that, not the backoff.
+  const asked = retryAfterWait(outcome, ctx.now)
+  const waitMs = asked ?? backoff(ctx.retriesMade, ctx.random)
   if (ctx.retriesMade >= ctx.maxRetries) {
     return {
       retry: false,
@@ -113,7 +107,13 @@ export function decideRetry(outcome: Outcome, ctx: RetryContext): RetryDecision 
       reason: `${reason}; gave up after ${ctx.maxRetries} ${ctx.maxRetries === 1 ? 'retry' : 'retries'}`
     }
   }
-  return { retry: true, waitMs: Math.round(waitMs), failure, reason }
+  return {
+    retry: true,
+    waitMs: Math.round(waitMs),
+    failure,
+    reason,
+    ...(asked !== undefined ? { resetAt: ctx.now + asked } : {})
+  }
 }
 
 /** Exponential backoff with jitter: between half and all of base * 2^n, capped. */
@@ -160,6 +160,6 @@ function describeTransient(outcome: Outcome): string {
 const LAST_DATE_MS = 8.64e15
 
 /** `2026-05-01T12:00:00.000Z`, or words for an instant no date can hold (`retry-after: 1e20`). */
-function dateOf(ms: number): string {
+export function dateOf(ms: number): string {
   return ms <= LAST_DATE_MS ? new Date(ms).toISOString() : 'a time too far off to name'
 }

@@ -240,7 +240,3 @@ export function downgrades(target: string, apiOrigin: string): boolean {
   if (!apiOrigin.startsWith('http:')) return true
   return !isLoopback(new URL(origin).hostname)
 }
-
-export function formatSeconds(ms: number): string {
-  return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`
-}

@@ -50,7 +50,8 @@ export const INPUT_NAMES = [
   ...LABEL_INPUT_NAMES,
   'dry-run',
   'max-retries',
-  'job-summary'
+  'job-summary',
+  'time-budget'
 ] as const
 
 export type InputName = (typeof INPUT_NAMES)[number]
@@ -76,7 +77,8 @@ export const INPUT_DEFAULTS = {
   'label-linked-issues': 'false',
   'dry-run': 'false',
   'max-retries': '3',
-  'job-summary': 'true'
+  'job-summary': 'true',
+  'time-budget': '330'
 } as const satisfies RawInputs
 
 const BOOLEAN = ['true', 'false'] as const

@@ -3,6 +3,7 @@
 import type { ServiceClient } from '../client/client.js'
 import { NoLongerNeeded } from '../client/errors.js'
 import type { Log } from '../client/log.js'
+import { OutOfTime } from '../client/waits.js'
 import {
   failureOf,
   isFatal,
@@ -106,10 +107,11 @@ export async function applyLabels(
         result.failures.push(failureOf(`label ${name}`, error))
         if (isFatal(error)) {
           for (const rest of inputs.labels.slice(index + 1))
-            result.failures.push({ what: `label ${rest}`, message: NOT_ATTEMPTED })
+            result.failures.push({ what: `label ${rest}`, message: NOT_ATTEMPTED, notSent: true })
           result.failures.push({
             what: 'labeling pull requests and issues',
-            message: NOT_ATTEMPTED
+            message: NOT_ATTEMPTED,
+            notSent: true
           })
           return result
         }
@@ -129,22 +131,59 @@ export async function applyLabels(
     return result
   }
   log.info(`Labels: ${targets.map(t => t.what).join(', ')}`)
+  client.plan(planOf(targets, inputs, dryRun), 'Labels')
 
   for (const [index, target] of targets.entries()) {
     try {
       await labelTarget(client, owner, repo, inputs, dryRun, target, result, log)
       if (target.mergedAt) result.merged.push({ number: target.number, mergedAt: target.mergedAt })
     } catch (error) {
-      result.failures.push(failureOf(target.what, error))
+      const held = error instanceof OutOfTime && !error.refused
+      result.failures.push({ ...failureOf(target.what, error), ...(held ? { notSent: true } : {}) })
       log.info(`${capitalize(target.what)}: not labeled`)
       if (isFatal(error)) {
+        const outOfTime = error instanceof OutOfTime
+        const message = outOfTime ? NOT_SENT_IN_TIME : NOT_ATTEMPTED
         for (const rest of targets.slice(index + 1))
-          result.failures.push({ what: rest.what, message: NOT_ATTEMPTED })
+          result.failures.push({ what: rest.what, message, notSent: true })
+        if (outOfTime) result.failures.push(rerun(targets.slice(index), log))
         break
       }
     }
   }
   return result
+}
+
+const NOT_SENT_IN_TIME =
+  "not sent: the step's time budget ran out before its turn (see above, and the re-run below)"
+
+/**
+ * The budget ran out: what finishes the rest in a re-run (the targets left, the one that stopped
+ * included; labeling again what is labeled already sends nothing).
+ */
+function rerun(left: Target[], log: Log): StepFailure {
+  const value = left.map(t => t.number).join(',')
+  const message =
+    `${left.length} not labeled: the step's time budget ran out. To finish them, run the step ` +
+    `again with \`pull-requests: ${value}\` (after the reset named above, when one is).`
+  log.info(`Labels: ${message}`)
+  return { what: 'the labels left', message, rerun: `pull-requests: ${value}` }
+}
+
+/** The writes and reads the targets need, as far as the labels known now tell. */
+function planOf(targets: Target[], inputs: LabelInputs, dryRun: boolean) {
+  let writes = 0
+  let reads = 0
+  const wanted = inputs.labels.map(labelKey)
+  const unwanted = inputs.removeLabels.map(labelKey)
+  for (const target of targets) {
+    const known = target.labels?.map(labelKey)
+    if (!known) reads++
+    const adds = known ? wanted.some(n => !known.includes(n)) : wanted.length > 0
+    const removes = known ? unwanted.filter(n => known.includes(n)).length : 0
+    if (!dryRun) writes += (adds ? 1 : 0) + removes
+  }
+  return { writes, reads }
 }
 
 async function ensureLabel(

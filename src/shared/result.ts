@@ -54,6 +54,13 @@ export interface StepFailure {
   message: string
   /** The same failure would repeat for every later call (bad credentials, a long rate limit). */
   fatal?: boolean
+  /** Nothing was sent for it: an earlier failure, or the time budget, stopped the run first. */
+  notSent?: boolean
+  /**
+   * Not a call: what finishes the rest in a re-run (the time budget ran out), e.g. the
+   * `pull-requests` value; listed with the failures, so outputs and summary carry it, never counted.
+   */
+  rerun?: string
   request?: FailedRequest
   /** What the user can change (the permission the step needs, ...): the summary shows it. */
   hint?: string

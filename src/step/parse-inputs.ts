@@ -28,6 +28,9 @@ export type { FileReader } from '../cluster/inputs.js'
 
 export const MAX_RETRIES_LIMIT = 10
 export const DEFAULT_MAX_RETRIES = Number(INPUT_DEFAULTS['max-retries'])
+/** `time-budget`, in minutes: at most a day (a job runs at most 360 minutes, a self-hosted one longer). */
+export const TIME_BUDGET_LIMIT = 1440
+export const DEFAULT_TIME_BUDGET = Number(INPUT_DEFAULTS['time-budget'])
 
 export interface Inputs {
   connection: Connection
@@ -41,6 +44,8 @@ export interface Inputs {
   maxRetries: number
   /** `job-summary`: write the job summary (the command line writes none either way). */
   jobSummary: boolean
+  /** minutes the step's rate-limit waits may reach, from its start (`time-budget`) */
+  timeBudget: number
 }
 
 type Env = Record<string, string | undefined>
@@ -78,6 +83,7 @@ export function parseInputs(raw: RawInputs, env: Env = process.env, files?: File
   const dryRun = c.take('dry-run', booleanSchema) ?? false
   const maxRetries = c.take('max-retries', maxRetriesSchema) ?? DEFAULT_MAX_RETRIES
   const jobSummary = c.take('job-summary', booleanSchema) ?? true
+  const timeBudget = c.take('time-budget', timeBudgetSchema) ?? DEFAULT_TIME_BUDGET
 
   const problems: InputProblem[] = [
     ...c.problems,
@@ -131,7 +137,8 @@ export function parseInputs(raw: RawInputs, env: Env = process.env, files?: File
       labels.value && previousDeployment ? { ...labels.value, previousDeployment } : labels.value,
     dryRun,
     maxRetries,
-    jobSummary
+    jobSummary,
+    timeBudget
   }
 }
 
@@ -139,6 +146,15 @@ const maxRetriesSchema = readText((value, problem) => {
   const n = Number(value)
   if (!/^\d+$/.test(value) || n > MAX_RETRIES_LIMIT) {
     problem(`\`${value}\` is not a whole number from 0 to ${MAX_RETRIES_LIMIT}`)
+    return z.NEVER
+  }
+  return n
+})
+
+const timeBudgetSchema = readText((value, problem) => {
+  const n = Number(value)
+  if (!/^\d+$/.test(value) || n < 1 || n > TIME_BUDGET_LIMIT) {
+    problem(`\`${value}\` is not a whole number of minutes from 1 to ${TIME_BUDGET_LIMIT}`)
     return z.NEVER
   }
   return n

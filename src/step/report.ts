@@ -62,8 +62,17 @@ export function failureReport(result: RunResult): string {
           'was written, the rest was not (a write cut in flight says so).'
       ]
     : []
-  if (result.failures.length > 0)
-    lines.push(`${result.failures.length} of the step's calls failed.`)
+  // What was refused or failed, told apart from what was never sent (an earlier failure stopped it).
+  const calls = result.failures.filter(f => f.rerun === undefined)
+  const unsent = calls.filter(f => f.notSent).length
+  const failed = calls.length - unsent
+  if (failed > 0 || unsent > 0)
+    lines.push(
+      [
+        ...(failed > 0 ? [`${failed} of the step's calls failed`] : []),
+        ...(unsent > 0 ? [`${unsent} ${unsent === 1 ? 'was' : 'were'} not sent`] : [])
+      ].join('; ') + '.'
+    )
   for (const f of result.failures) lines.push(`Failed: ${f.what}\n${indent(f.message)}`)
   for (const s of result.notAttempted) lines.push(`Not attempted: ${s}`)
   for (const d of result.done) lines.push(`Done: ${d}`)

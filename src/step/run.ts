@@ -63,6 +63,7 @@ export async function run(inputs: Inputs, options: RunOptions = {}): Promise<Run
     token: connection.token,
     apiVersion: connection.apiVersion,
     maxRetries: inputs.maxRetries,
+    timeBudgetMinutes: inputs.timeBudget,
     userAgent: USER_AGENT,
     dispatcher: options.dispatcher,
     clock,
