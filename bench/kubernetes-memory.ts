@@ -27,7 +27,9 @@ export interface MemoryRow {
   peakMb: number
   peakPerInputMb: number
   wallMs: number
-  msPerMb: number
+  /** The action's CPU time (user and system), and that per input MB. */
+  cpuMs: number
+  cpuMsPerMb: number
   /** A plain `JSON.parse` of the whole file in one Node, when it fits in a string. */
   parsePeakMb?: number
   parseMs?: number
@@ -36,41 +38,42 @@ export interface MemoryRow {
   said: string
 }
 
+const tinyNamespace = (w: number) => `ns-${w % 20}`
+
+function tinyPod(i: number, workloads: number): Json {
+  const w = i % workloads
+  return {
+    kind: 'Pod',
+    metadata: {
+      name: `svc-${w}-5d7e6c4b3-${i.toString(36)}`,
+      namespace: tinyNamespace(w),
+      ownerReferences: [{ kind: 'ReplicaSet', name: `svc-${w}-5d7e6c4b3` }]
+    },
+    spec: { containers: [{ name: 'app', image: `ghcr.io/acme/svc-${w}:1.0.0` }] },
+    status: {
+      phase: 'Running',
+      containerStatuses: [{ name: 'app', imageID: `ghcr.io/acme/svc-${w}@${digestOf(`svc-${w}`)}` }]
+    }
+  }
+}
+
 /**
  * Tiny pods, pods first as kubectl prints `get pods,replicasets,deployments`: each one running
  * container with its digest and a ReplicaSet owner, spread over `workloads` Deployments; then the
  * ReplicaSets and Deployments.
  */
 function* tinyObjects(pods: number, workloads: number): Generator<Json> {
-  const namespace = (w: number) => `ns-${w % 20}`
-  for (let i = 0; i < pods; i++) {
-    const w = i % workloads
-    yield {
-      kind: 'Pod',
-      metadata: {
-        name: `svc-${w}-5d7e6c4b3-${i.toString(36)}`,
-        namespace: namespace(w),
-        ownerReferences: [{ kind: 'ReplicaSet', name: `svc-${w}-5d7e6c4b3` }]
-      },
-      spec: { containers: [{ name: 'app', image: `ghcr.io/acme/svc-${w}:1.0.0` }] },
-      status: {
-        phase: 'Running',
-        containerStatuses: [
-          { name: 'app', imageID: `ghcr.io/acme/svc-${w}@${digestOf(`svc-${w}`)}` }
-        ]
-      }
-    }
-  }
+  for (let i = 0; i < pods; i++) yield tinyPod(i, workloads)
   for (let w = 0; w < workloads; w++) {
     yield {
       kind: 'ReplicaSet',
       metadata: {
         name: `svc-${w}-5d7e6c4b3`,
-        namespace: namespace(w),
+        namespace: tinyNamespace(w),
         ownerReferences: [{ kind: 'Deployment', name: `svc-${w}` }]
       }
     }
-    yield { kind: 'Deployment', metadata: { name: `svc-${w}`, namespace: namespace(w) } }
+    yield { kind: 'Deployment', metadata: { name: `svc-${w}`, namespace: tinyNamespace(w) } }
   }
 }
 
@@ -98,7 +101,27 @@ function writeList(path: string, objects: Iterable<Json>): number {
 }
 
 /** How big one pretty-printed tiny pod is, to fill a size. */
-const TINY_POD_BYTES = JSON.stringify([...tinyObjects(1, 1)][0], null, 4).length + 2
+/**
+ * The shape that costs most to keep: owners, which every pod may need and so are all kept (in
+ * their slim form). 2000 tiny pods, then ReplicaSets of old rollouts, tiny, until `bytes`.
+ */
+function* ownerObjects(bytes: number): Generator<Json> {
+  const replicaSet = (r: number): Json => ({
+    kind: 'ReplicaSet',
+    metadata: {
+      name: `svc-${r % 2000}-${r.toString(36).padStart(9, '0')}`,
+      namespace: tinyNamespace(r % 2000),
+      ownerReferences: [{ kind: 'Deployment', name: `svc-${r % 2000}` }]
+    }
+  })
+  const each = JSON.stringify(replicaSet(9_999_999), null, 4).length + 2
+  const owners = Math.floor((bytes - 2000 * TINY_POD_BYTES) / each)
+  yield* tinyObjects(2000, 2000)
+  for (let r = 2000; r < owners; r++) yield replicaSet(r)
+}
+
+/** At most: the longest names (the last workload, a pod number of five digits in base 36). */
+const TINY_POD_BYTES = JSON.stringify(tinyPod(1999 + 2000 * 999, 2000), null, 4).length + 2
 
 /** A plain JSON.parse of the file in a fresh Node: its peak RSS and time. */
 function parseBaseline(node: string, path: string): { peakMb: number; ms: number } | undefined {
@@ -115,6 +138,10 @@ function parseBaseline(node: string, path: string): { peakMb: number; ms: number
 export async function kubernetesMemory(options: {
   node: string
   sizes?: number[]
+  /** Bundles to compare on the same files (another build's dist/index.js); the action's alone by default. */
+  entries?: Array<{ label: string; entry?: string }>
+  /** Which shapes (tiny, realistic, owners); all by default. */
+  shapes?: string[]
   log?: (line: string) => void
 }): Promise<MemoryRow[]> {
   const log = options.log ?? console.log
@@ -126,6 +153,7 @@ export async function kubernetesMemory(options: {
   const shapes: Array<[string, (bytes: number) => Iterable<Json>]> = [
     // 2000 workloads: under the 5000 deployments one step records.
     ['tiny', bytes => tinyObjects(Math.floor(bytes / TINY_POD_BYTES), 2000)],
+    ['owners', ownerObjects],
     // The kubectl-20k shape (about 10 KB a pod): 1950 workloads, 10 pods a Deployment in 197 MB,
     // more pods a Deployment for more bytes.
     [
@@ -140,62 +168,63 @@ export async function kubernetesMemory(options: {
   try {
     for (const size of options.sizes ?? [200 * MB, 1024 * MB - 2 * MB]) {
       for (const [shape, make] of shapes) {
+        if (options.shapes && !options.shapes.includes(shape)) continue
         const path = join(dir, `${shape}-${Math.round(size / MB)}.json`)
         const count = writeList(path, make(size))
         const inputMb = statSync(path).size / MB
-        const usageFile = join(dir, 'usage.json')
-        await rm(usageFile, { force: true })
-        emulator.reset()
-        const run = await runAction(
-          {
-            token: 'bench-token',
-            'kubernetes-file': path,
-            cluster: 'prod-eu-9',
-            environment: 'production',
-            'dry-run': 'true'
-          },
-          {
-            NODE_OPTIONS: `--import=${join(root, 'bench/usage-probe.mjs')}`,
-            BENCH_USAGE_FILE: usageFile,
-            GITHUB_REPOSITORY: 'acme/web',
-            GITHUB_API_URL: emulator.url,
-            GITHUB_WORKSPACE: dir
-          },
-          { node: options.node }
-        )
-        const usage = JSON.parse(await readFile(usageFile, 'utf8').catch(() => '{}')) as {
-          maxRssMb?: number
-        }
-        const said =
-          run.stdout
-            .split('\n')
-            .find(
-              l => /kubernetes-file|deployments? (derived|from)/i.test(l) || l.startsWith('::error')
-            ) ?? ''
         const baseline = size <= 512 * MB ? parseBaseline(options.node, path) : undefined
-        const peakMb = usage.maxRssMb ?? NaN
-        const row: MemoryRow = {
-          name: `${shape}-${Math.round(inputMb)}MB`,
-          inputMb,
-          pods: count,
-          peakMb,
-          peakPerInputMb: peakMb / inputMb,
-          wallMs: run.durationMs,
-          msPerMb: run.durationMs / inputMb,
-          ...(baseline ? { parsePeakMb: baseline.peakMb, parseMs: baseline.ms } : {}),
-          code: run.code,
-          said: said.slice(0, 200)
+        for (const { label, entry } of options.entries ?? [{ label: '' }]) {
+          const usageFile = join(dir, 'usage.json')
+          await rm(usageFile, { force: true })
+          emulator.reset()
+          const run = await runAction(
+            {
+              token: 'bench-token',
+              'kubernetes-file': path,
+              cluster: 'prod-eu-9',
+              environment: 'production',
+              'dry-run': 'true'
+            },
+            {
+              NODE_OPTIONS: `--import=${join(root, 'bench/usage-probe.mjs')}`,
+              BENCH_USAGE_FILE: usageFile,
+              GITHUB_REPOSITORY: 'acme/web',
+              GITHUB_API_URL: emulator.url,
+              GITHUB_WORKSPACE: dir
+            },
+            { node: options.node, ...(entry ? { entry } : {}) }
+          )
+          const usage = JSON.parse(await readFile(usageFile, 'utf8').catch(() => '{}')) as {
+            maxRssMb?: number
+            cpuMs?: number
+          }
+          const said = run.stdout.split('\n').find(l => l.startsWith('::error')) ?? ''
+          const peakMb = usage.maxRssMb ?? NaN
+          const cpuMs = usage.cpuMs ?? NaN
+          const row: MemoryRow = {
+            name: `${label}${shape}-${Math.round(inputMb)}MB`,
+            inputMb,
+            pods: count,
+            peakMb,
+            peakPerInputMb: peakMb / inputMb,
+            wallMs: run.durationMs,
+            cpuMs,
+            cpuMsPerMb: cpuMs / inputMb,
+            ...(baseline ? { parsePeakMb: baseline.peakMb, parseMs: baseline.ms } : {}),
+            code: run.code,
+            said: said.slice(0, 300)
+          }
+          rows.push(row)
+          log(
+            `${row.name.padEnd(24)} ${String(count).padStart(8)} pods  peak ${peakMb.toFixed(0).padStart(5)} MB ` +
+              `(${row.peakPerInputMb.toFixed(2)} per input MB)  cpu ${cpuMs.toFixed(0).padStart(6)} ms ` +
+              `(${row.cpuMsPerMb.toFixed(1)} ms/MB), wall ${row.wallMs.toFixed(0)} ms` +
+              (baseline
+                ? `  JSON.parse: ${baseline.peakMb.toFixed(0)} MB, ${baseline.ms.toFixed(0)} ms`
+                : '  JSON.parse: past V8 string limit') +
+              `  exit ${run.code}${said ? ` ${said.slice(0, 120)}` : ''}`
+          )
         }
-        rows.push(row)
-        log(
-          `${row.name.padEnd(20)} ${String(count).padStart(8)} pods  peak ${peakMb.toFixed(0).padStart(5)} MB ` +
-            `(${row.peakPerInputMb.toFixed(2)} per input MB)  ${row.wallMs.toFixed(0).padStart(6)} ms ` +
-            `(${row.msPerMb.toFixed(1)} ms/MB)` +
-            (baseline
-              ? `  JSON.parse: ${baseline.peakMb.toFixed(0)} MB, ${baseline.ms.toFixed(0)} ms`
-              : '  JSON.parse: past V8 string limit') +
-            `  exit ${run.code}`
-        )
         await rm(path, { force: true })
       }
     }
