@@ -135,6 +135,29 @@ function parseBaseline(node: string, path: string): { peakMb: number; ms: number
   return { peakMb: peak, ms }
 }
 
+const SHAPES: Array<[string, (bytes: number) => Iterable<Json>]> = [
+  // 2000 workloads: under the 5000 deployments one step records.
+  ['tiny', bytes => tinyObjects(Math.floor(bytes / TINY_POD_BYTES), 2000)],
+  ['owners', ownerObjects],
+  // The kubectl-20k shape (about 10 KB a pod): 1950 workloads, 10 pods a Deployment in 197 MB,
+  // more pods a Deployment for more bytes.
+  [
+    'realistic',
+    bytes =>
+      syntheticObjects(1950, {
+        podsPerDeployment: Math.round((10 * bytes) / (197 * MB)),
+        padEnv: 30
+      })
+  ]
+]
+
+/** Writes a list of `shape` (tiny, owners, realistic) of about `bytes` to `path`; its pods. */
+export function writeShape(shape: string, path: string, bytes: number): number {
+  const make = SHAPES.find(([name]) => name === shape)?.[1]
+  if (!make) throw new Error(`no shape ${shape}`)
+  return writeList(path, make(bytes))
+}
+
 export async function kubernetesMemory(options: {
   node: string
   sizes?: number[]
@@ -150,24 +173,10 @@ export async function kubernetesMemory(options: {
   await mkdir(dir, { recursive: true })
   const rows: MemoryRow[] = []
   const emulator = await startEmulator({ tokens: { 'bench-token': { permissions: 'all' } } })
-  const shapes: Array<[string, (bytes: number) => Iterable<Json>]> = [
-    // 2000 workloads: under the 5000 deployments one step records.
-    ['tiny', bytes => tinyObjects(Math.floor(bytes / TINY_POD_BYTES), 2000)],
-    ['owners', ownerObjects],
-    // The kubectl-20k shape (about 10 KB a pod): 1950 workloads, 10 pods a Deployment in 197 MB,
-    // more pods a Deployment for more bytes.
-    [
-      'realistic',
-      bytes =>
-        syntheticObjects(1950, {
-          podsPerDeployment: Math.round((10 * bytes) / (197 * MB)),
-          padEnv: 30
-        })
-    ]
   ]
   try {
     for (const size of options.sizes ?? [200 * MB, 1024 * MB - 2 * MB]) {
-      for (const [shape, make] of shapes) {
+      for (const [shape, make] of SHAPES) {
         if (options.shapes && !options.shapes.includes(shape)) continue
         const path = join(dir, `${shape}-${Math.round(size / MB)}.json`)
         const count = writeList(path, make(size))

@@ -1,18 +1,18 @@
 import { hasControlCharacters } from '../../shared/untrusted.js'
 import { nameAndVersion } from '../../inputs/image.js'
-import { workloadKey, type ClusterItem, type Workload } from '../items.js'
+import type { ClusterItem, Workload } from '../items.js'
 import { Chooser, namedList, NAMED_IN_WARNING } from './choose.js'
 import {
   ANNOTATION_PREFIX,
   KEPT_KINDS,
   OWNER_KINDS,
   POD_OWNERS,
+  OwnerIndex,
   keyOf,
   metadataOf,
   ownerChain,
   workloadOf,
-  type KubeObject,
-  type OwnerRef
+  type KubeObject
 } from './owners.js'
 
 /**
@@ -148,7 +148,7 @@ export interface Derived {
  * owners, and per deployment name the pod chosen for it (Chooser): never the pods.
  */
 export class Deriver {
-  private readonly byKey = new Map<string, KubeObject>()
+  private readonly byKey = new OwnerIndex()
   private readonly listedKinds = new Set<string>()
   private readonly warnings = new Set<string>()
   private readonly chooser = new Chooser()
@@ -165,7 +165,7 @@ export class Deriver {
   /** An object of the list that is not a pod (a later one of the same key replaces it). */
   owner(o: KubeObject): void {
     this.listedKinds.add(o.kind)
-    if (o.kind !== 'Pod') this.byKey.set(keyOf(o.kind, o.namespace, o.name), o)
+    if (o.kind !== 'Pod') this.byKey.add(o)
   }
 
   /** A pod of the list, after every owner. */
@@ -195,9 +195,7 @@ export class Deriver {
       namespace: pod.namespace,
       ...(bareReplicaSet ? { kind: 'ReplicaSet', name: ownerRef.name } : workload)
     }
-    const owner = (o: KubeObject, ref: OwnerRef) =>
-      byKey.get(keyOf(ref.kind, o.namespace, ref.name))
-    const chain = ownerChain(pod, owner)
+    const chain = ownerChain(pod, byKey)
     // The tracker reads every owner from the cluster; kubectl printed only the kinds it was
     // asked for (`kubectl get pods` alone): say which, as the records then differ from its. A
     // Job cleaned up before kubectl listed the jobs, found a CronJob by its name, is the tracker's
@@ -241,6 +239,14 @@ export class Deriver {
     }
   }
 
+  /** `workloadKey` and keyOf are one form: the keys of the owner kinds are the workloads'. */
+  private listedWorkloads(): Set<string> {
+    const keys = new Set<string>()
+    for (const key of this.byKey.keys())
+      if (OWNER_KINDS.has(key.slice(0, key.indexOf('\0')))) keys.add(key)
+    return keys
+  }
+
   result(): Derived {
     const { warnings, unlisted, withoutDigest } = this
     if (withoutDigest > 0) {
@@ -275,11 +281,7 @@ export class Deriver {
       pods: this.pods,
       counted: this.counted,
       workloads: chosen.workloads,
-      listedWorkloads: new Set(
-        [...this.byKey.values()]
-          .filter(o => OWNER_KINDS.has(o.kind))
-          .map(o => workloadKey({ kind: o.kind, namespace: o.namespace, name: o.name }))
-      )
+      listedWorkloads: this.listedWorkloads()
     }
   }
 }

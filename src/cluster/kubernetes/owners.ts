@@ -52,8 +52,85 @@ export interface KubeObject {
   }
 }
 
+/**
+ * An object's key: its kind, namespace and name, NUL between. Joined, not concatenated: the string
+ * is one flat piece, kept as it is by a Map (a concatenation is a tree of pieces, nearly twice the
+ * memory of a million keys).
+ */
 export const keyOf = (kind: string, namespace: string, name: string) =>
-  `${kind}\u0000${namespace}\u0000${name}`
+  [kind, namespace, name].join('\u0000')
+
+/** The owner objects listed, by keyOf, as the rules look them up. */
+export interface Owners {
+  get(key: string): KubeObject | undefined
+  has(key: string): boolean
+}
+
+/**
+ * The owner objects read, by keyOf (a later one of the same key replaces it). Most (no
+ * `metadata.github.com/` annotation, at most one owner of their own: a ReplicaSet, a Job, a
+ * Deployment) are kept as their key and a number standing for their owner, shared by all that
+ * name it: a list of a million old ReplicaSets costs their names, not a million objects. The
+ * others are kept whole (slim). Names hold no NUL (slimObject refuses control characters), so a
+ * key splits back into its parts.
+ */
+export class OwnerIndex implements Owners {
+  private readonly small = new Map<string, number>()
+  private readonly whole = new Map<string, KubeObject>()
+  private readonly refs: OwnerRef[] = []
+  private readonly refIds = new Map<string, number>()
+
+  add(o: KubeObject): void {
+    const key = keyOf(o.kind, o.namespace, o.name)
+    const ref = o.owners[0]
+    if (
+      o.annotations.length > 0 ||
+      o.owners.length > 1 ||
+      `${o.namespace}${o.name}`.includes('\0')
+    ) {
+      this.small.delete(key)
+      this.whole.set(key, o)
+      return
+    }
+    this.whole.delete(key)
+    this.small.set(key, ref ? this.refId(ref) : -1)
+  }
+
+  get(key: string): KubeObject | undefined {
+    const whole = this.whole.get(key)
+    if (whole) return whole
+    const id = this.small.get(key)
+    if (id === undefined) return undefined
+    const [kind = '', namespace = '', name = ''] = key.split('\0')
+    return {
+      kind,
+      namespace,
+      name,
+      owners: id < 0 ? [] : [this.refs[id] as OwnerRef],
+      annotations: []
+    }
+  }
+
+  has(key: string): boolean {
+    return this.small.has(key) || this.whole.has(key)
+  }
+
+  /** Every key, once. */
+  *keys(): Generator<string> {
+    yield* this.small.keys()
+    yield* this.whole.keys()
+  }
+
+  private refId(ref: OwnerRef): number {
+    const key = `${ref.kind}\0${ref.name}`
+    let id = this.refIds.get(key)
+    if (id === undefined) {
+      id = this.refs.push({ kind: ref.kind, name: ref.name }) - 1
+      this.refIds.set(key, id)
+    }
+    return id
+  }
+}
 
 /**
  * The workload a pod belongs to: a ReplicaSet's Deployment (from the listed ReplicaSet's owner,
@@ -65,7 +142,7 @@ export const keyOf = (kind: string, namespace: string, name: string) =>
 export function workloadOf(
   pod: KubeObject,
   ref: OwnerRef,
-  byKey: ReadonlyMap<string, KubeObject>
+  byKey: Owners
 ): { kind: string; name: string } {
   const listed = byKey.get(keyOf(ref.kind, pod.namespace, ref.name))
   if (ref.kind === 'ReplicaSet') {
@@ -92,18 +169,17 @@ export function workloadOf(
   return { kind: ref.kind, name: ref.name }
 }
 
-/** The pod, then its owners, then theirs: closest first, each once. */
-export function ownerChain(
-  pod: KubeObject,
-  owner: (o: KubeObject, ref: OwnerRef) => KubeObject | undefined
-): KubeObject[] {
+/** The pod, then its owners, then theirs: closest first, each once (by its key). */
+export function ownerChain(pod: KubeObject, byKey: Owners): KubeObject[] {
   const chain = [pod]
-  const seen = new Set([pod])
+  const seen = new Set<string>()
   for (let i = 0; i < chain.length; i++) {
-    for (const ref of (chain[i] as KubeObject).owners) {
-      const next = owner(chain[i] as KubeObject, ref)
-      if (next && !seen.has(next)) {
-        seen.add(next)
+    const object = chain[i] as KubeObject
+    for (const ref of object.owners) {
+      const key = keyOf(ref.kind, object.namespace, ref.name)
+      const next = byKey.get(key)
+      if (next && !seen.has(key)) {
+        seen.add(key)
         chain.push(next)
       }
     }

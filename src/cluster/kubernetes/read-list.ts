@@ -61,7 +61,8 @@ class Capture {
   bytes = 0
   overflow = false
   constructor(private readonly limit: number) {}
-  add(piece: Buffer): void {
+  /** `kept`: the piece outlives the chunk it is in, which the next read reuses: copied. */
+  add(piece: Buffer, kept: boolean): void {
     if (this.overflow) return
     this.bytes += piece.length
     if (this.bytes > this.limit) {
@@ -69,11 +70,11 @@ class Capture {
       this.pieces = []
       return
     }
-    // Copied: the read buffer is reused for the next chunk.
-    this.pieces.push(Buffer.from(piece))
+    this.pieces.push(kept ? Buffer.from(piece) : piece)
   }
+  /** The bytes; valid until the next chunk is read when all were in this one (not copied). */
   buffer(): Buffer {
-    return Buffer.concat(this.pieces)
+    return this.pieces.length === 1 ? (this.pieces[0] as Buffer) : Buffer.concat(this.pieces)
   }
   text(): string {
     return this.buffer().toString('utf8')
@@ -239,7 +240,7 @@ export class ListSplitter {
       i++
     }
     if (this.capture) {
-      this.capture.add(chunk.subarray(this.captureStart, n))
+      this.capture.add(chunk.subarray(this.captureStart, n), true)
       this.captureStart = 0
     }
     this.offset += n
@@ -314,7 +315,7 @@ export class ListSplitter {
 
   private takeCapture(chunk: Buffer, end: number): Capture {
     const capture = this.capture as Capture
-    capture.add(chunk.subarray(this.captureStart, end))
+    capture.add(chunk.subarray(this.captureStart, end), false)
     this.capture = undefined
     return capture
   }
