@@ -173,7 +173,6 @@ export async function kubernetesMemory(options: {
   await mkdir(dir, { recursive: true })
   const rows: MemoryRow[] = []
   const emulator = await startEmulator({ tokens: { 'bench-token': { permissions: 'all' } } })
-  ]
   try {
     for (const size of options.sizes ?? [200 * MB, 1024 * MB - 2 * MB]) {
       for (const [shape, make] of SHAPES) {
