@@ -174,7 +174,7 @@ export async function kubernetesMemory(options: {
   const rows: MemoryRow[] = []
   const emulator = await startEmulator({ tokens: { 'bench-token': { permissions: 'all' } } })
   try {
-    for (const size of options.sizes ?? [200 * MB, 1024 * MB - 2 * MB]) {
+    for (const size of options.sizes ?? [200 * MB, 1020 * MB]) {
       for (const [shape, make] of SHAPES) {
         if (options.shapes && !options.shapes.includes(shape)) continue
         const path = join(dir, `${shape}-${Math.round(size / MB)}.json`)

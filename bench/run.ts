@@ -6,7 +6,8 @@
  * table beside `node -e 0` and actions/labeler's bundle (../shared/anchors), interleaved.
  * Results go to .tmp/bench/results.json, or with --save to bench/results.json (tracked: the
  * figures README quotes). --node PATH runs the action under another Node; --labeler PATH names the
- * yardstick's bundle. Not a test: nothing here passes or fails.
+ * yardstick's bundle. `kubernetes-file`'s memory at 200 MB and 1 GiB is bench/kubernetes-memory.ts
+ * (--memory 200,1020 sizes in MB, `--memory none` leaves it out). Not a test: nothing here passes or fails.
  * Over 300 lines: the scenarios and the report share one emulator, one Node and the arguments;
  * the cold-start table is bench/cold-start.ts.
  */
@@ -20,6 +21,7 @@ import { syntheticObjects, writeKubectlList } from '../scripts/kubectl-list.js'
 import { coldStart, nccBuild, type ColdStartRow } from './cold-start.js'
 import { labelsRange, mergeRange } from './ranges.js'
 import { matrix10 } from './matrix.js'
+import { kubernetesMemory } from './kubernetes-memory.js'
 import { chooseNode, type ChosenNode } from '../scripts/node24.js'
 import { projectRoot, runAction } from '../scripts/run-action.js'
 
@@ -34,7 +36,8 @@ const { values: args } = parseArgs({
     quick: { type: 'boolean', default: false },
     node: { type: 'string' },
     labeler: { type: 'string' },
-    save: { type: 'boolean', default: false }
+    save: { type: 'boolean', default: false },
+    memory: { type: 'string' }
   }
 })
 const quick = args.quick === true
@@ -234,6 +237,13 @@ try {
   await rm(dir, { recursive: true, force: true })
 }
 
+const memorySizes = (args.memory ?? (quick ? '200' : '200,1020'))
+  .split(',')
+  .filter(size => size !== 'none')
+  .map(size => Number(size) * 1024 * 1024)
+const kubernetesMemoryRows =
+  memorySizes.length > 0 ? await kubernetesMemory({ node, sizes: memorySizes }) : []
+
 printTable(results)
 const labelerMedian = coldStartRows.find(r => r.name.startsWith('labeler'))?.median
 console.log(
@@ -284,6 +294,7 @@ await writeFile(
         ])
       ),
       scenarios: results,
+      kubernetesMemory: kubernetesMemoryRows,
       releaseVersusOctokit: comparison
     },
     null,
