@@ -1,3 +1,5 @@
+// Over 300 lines: the reader's property, table and file cases share the list builders and the
+// two-pass harness.
 // The kubectl list read as a stream in two passes (read-list.ts, elements.ts, read-pods.ts): what
 // is read is what JSON.parse reads, wherever the chunks are cut; the pods are told from the rest
 // without parsing them; an error is the first in the file; and the owners kept small are the
