@@ -62,6 +62,8 @@ export function isPod(bytes: Buffer, keys: readonly number[]): boolean {
     if (!value.startsWith(':')) return false
     value = value.slice(1).trim()
     if (value.endsWith(next === bytes.length ? '}' : ',')) value = value.slice(0, -1).trimEnd()
+    // Without an escape the text is the value: no parse.
+    if (!value.includes('\\')) return value === '"Pod"' || value === '""'
     const kind = parsed(Buffer.from(value, 'latin1'), 0, value.length)
     return kind === 'Pod' || kind === ''
   }
