@@ -8,7 +8,9 @@
  * figures README quotes). --node PATH runs the action under another Node; --labeler PATH names the
  * yardstick's bundle. The labels-under-limits scenarios (bench/limits.ts: 600 and 2,000 pull
  * requests under GitHub's documented limits on a scaled clock, beside octokit's throttling plugin)
- * run last; `--limits` runs them alone. Not a test: nothing here passes or fails.
+ * run last; `--limits` runs them alone. `kubernetes-file`'s memory at 200 MB and 1 GiB is
+ * bench/kubernetes-memory.ts (--memory 200,1020 sizes in MB, `--memory none` leaves it out).
+ * Not a test: nothing here passes or fails.
  * Over 300 lines: the scenarios and the report share one emulator, one Node and the arguments;
  * the cold-start table is bench/cold-start.ts.
  */
@@ -23,6 +25,7 @@ import { coldStart, nccBuild, type ColdStartRow } from './cold-start.js'
 import { labelsRange, mergeRange } from './ranges.js'
 import { matrix10 } from './matrix.js'
 import { LIMITS_CASES, limitsBench, printLimits, SCALE, type LimitsSample } from './limits.js'
+import { kubernetesMemory } from './kubernetes-memory.js'
 import { chooseNode, type ChosenNode } from '../scripts/node24.js'
 import { projectRoot, runAction } from '../scripts/run-action.js'
 
@@ -41,7 +44,8 @@ const { values: args } = parseArgs({
     limits: { type: 'boolean', default: false },
     // the labels-under-limits scenarios whose name holds this text; their clock's scale (120)
     only: { type: 'string' },
-    scale: { type: 'string' }
+    scale: { type: 'string' },
+    memory: { type: 'string' }
   }
 })
 const quick = args.quick === true
@@ -269,6 +273,13 @@ try {
   await rm(dir, { recursive: true, force: true })
 }
 
+const memorySizes = (args.memory ?? (quick ? '200' : '200,1020'))
+  .split(',')
+  .filter(size => size !== 'none')
+  .map(size => Number(size) * 1024 * 1024)
+const kubernetesMemoryRows =
+  memorySizes.length > 0 ? await kubernetesMemory({ node, sizes: memorySizes }) : []
+
 printTable(results)
 printLimits(limitSamples)
 const labelerMedian = coldStartRows.find(r => r.name.startsWith('labeler'))?.median
@@ -320,6 +331,7 @@ await writeFile(
         ])
       ),
       scenarios: results,
+      kubernetesMemory: kubernetesMemoryRows,
       releaseVersusOctokit: comparison,
       limits: { date: new Date().toISOString(), samples: limitSamples }
     },

@@ -1,4 +1,4 @@
-import { namedAndMore } from '../../runner/markdown.js'
+import { andMore } from '../../runner/markdown.js'
 import type { ClusterItem, Workload } from '../items.js'
 
 /**
@@ -37,9 +37,19 @@ export function preferred(candidate: Candidate, current: Candidate): boolean {
   return candidate.created > current.created
 }
 
-/** `a; b; c; ... and 4 more`: at most NAMED_IN_WARNING named. */
-export function namedList(names: readonly string[], separator = '; '): string {
-  return namedAndMore(names, NAMED_IN_WARNING, separator)
+/**
+ * `a; b; c; ... and 4 more`: at most NAMED_IN_WARNING named, of `total` (the names given, or more
+ * when only the first ones were kept).
+ */
+export function namedList(
+  names: readonly string[],
+  separator = '; ',
+  total = names.length
+): string {
+  const named = names.slice(0, NAMED_IN_WARNING).join(separator)
+  return total > NAMED_IN_WARNING
+    ? `${named}${separator}${andMore(total - NAMED_IN_WARNING)}`
+    : named
 }
 
 export class Chooser {

@@ -10,16 +10,12 @@ import {
   type NamespaceFilter,
   type Workload
 } from '../items.js'
-import {
-  DEFAULT_DEPLOYMENT_NAME_TEMPLATE,
-  deriveItems,
-  slimObject,
-  type KubeObject
-} from './derive.js'
-import { ListFormatError, quotedField, readListFrom } from './read-list.js'
+import { DEFAULT_DEPLOYMENT_NAME_TEMPLATE, Deriver, type Derived } from './derive.js'
+import { ListFormatError, quotedField } from './read-list.js'
+import { MAX_KUBERNETES_FILE_BYTES, readList, type ReadList } from './read-objects.js'
 
-/** A 20k-pod list is about 200 MB; a file far above that is a mistake, not a cluster. */
-export const MAX_KUBERNETES_FILE_BYTES = 1024 * 1024 * 1024
+export { MAX_KUBERNETES_FILE_BYTES, readObjects } from './read-objects.js'
+
 /** The list kinds kubectl and the API print: `kubectl get a,b -o json` and `GET /api/v1/pods`. */
 const LIST_KINDS = ['List', 'PodList']
 
@@ -85,7 +81,8 @@ export function readKubernetesItems(
       : undefined
   const filtered = namespaceFilter ? { namespaceFilter } : {}
 
-  let read: ReadObjects
+  let read: ReadList<Derived>
+  const deriver = new Deriver(template ?? DEFAULT_DEPLOYMENT_NAME_TEMPLATE)
   try {
     // Opened once: its size checked and its list read through the same descriptor, so the file
     // read is the file checked.
@@ -99,7 +96,7 @@ export function readKubernetesItems(
         )
         return undefined
       }
-      read = readObjects(fd, wanted)
+      read = readList(fd, wanted, deriver, () => deriver.result())
     } finally {
       closeSync(fd)
     }
@@ -115,7 +112,7 @@ export function readKubernetesItems(
     )
     return undefined
   }
-  const { objects, listKind, firstBadItem, firstKindless } = read
+  const { kept: derived, listKind, firstBadItem, firstKindless } = read
   if (typeof listKind !== 'string' || !LIST_KINDS.includes(listKind)) {
     c.problem(
       'kubernetes-file',
@@ -126,7 +123,7 @@ export function readKubernetesItems(
   if (firstBadItem) {
     c.problem(
       'kubernetes-file',
-      `\`${given}\` is not a list of Kubernetes objects: ${firstBadItem}`
+      `\`${given}\` is not a list of Kubernetes objects: item [${firstBadItem.index}] ${firstBadItem.message}`
     )
     return undefined
   }
@@ -138,7 +135,6 @@ export function readKubernetesItems(
     return undefined
   }
 
-  const derived = deriveItems(objects, template ?? DEFAULT_DEPLOYMENT_NAME_TEMPLATE)
   if (derived.items.length === 0 && !allowEmpty) {
     const filter = namespaces ? ' in `namespaces`' : excluded ? ' outside `exclude-namespaces`' : ''
     c.problem(
@@ -178,35 +174,6 @@ export function readKubernetesItems(
   }
   if (problems.length > 0) return undefined
   return { items, warnings: derived.warnings, workloads, listedWorkloads, ...filtered }
-}
-
-interface ReadObjects {
-  objects: KubeObject[]
-  listKind: unknown
-  firstBadItem?: string
-  firstKindless?: number
-}
-
-/**
- * The objects of the list in the open file `fd` in the namespaces `wanted` keeps, slimmed as they
- * are read. The caller opens it (openRegularFile) and closes it.
- */
-export function readObjects(fd: number, wanted: (namespace: string) => boolean): ReadObjects {
-  const read: ReadObjects = { objects: [], listKind: undefined }
-  const header = readListFrom(
-    fd,
-    (raw, index) => {
-      // A List's items carry their kind; a PodList's, as the API prints it, may not.
-      if (typeof (raw as { kind?: unknown } | null)?.kind !== 'string') read.firstKindless ??= index
-      const slim = slimObject(raw, 'Pod')
-      if (typeof slim === 'string') read.firstBadItem ??= `item [${index}] ${slim}`
-      else if (slim && wanted(slim.namespace)) read.objects.push(slim)
-    },
-    undefined,
-    MAX_KUBERNETES_FILE_BYTES
-  )
-  read.listKind = header.kind
-  return read
 }
 
 const PLACEHOLDER = /\{\{\s*(namespace|deploymentName|containerName)\s*\}\}/i

@@ -1,10 +1,12 @@
 // Over 300 lines on purpose: the byte-level splitter and the checks of what it cuts share one
-// state machine (depth, strings, escapes, where the top-level keys are); split, each half would
-// need the other's state.
-import { isUtf8 } from 'node:buffer'
+// state machine (depth, strings, escapes, where the top-level keys are, and those of each
+// element); split, each half would need the other's state.
 import { readChunks } from '../../shared/files.js'
-import { fieldName, jsonErrorPosition } from '../../shared/text.js'
-import { notJsonHint, WRITE_JSON } from './sniff.js'
+import { fieldName } from '../../shared/text.js'
+import { isPod, ListFormatError, parseItem, positionIn } from './elements.js'
+import { notJsonHint } from './sniff.js'
+
+export { ListFormatError, parseItem } from './elements.js'
 
 /**
  * Reads what `kubectl get ... -o json` prints (`{"apiVersion", "items": [...], "kind": "List",
@@ -12,16 +14,11 @@ import { notJsonHint, WRITE_JSON } from './sniff.js'
  * strings, escapes and depth, cuts each element of the top-level `items` array and parses it
  * alone. A 20k-pod list is about 200 MB of JSON; only one element and what the caller keeps of
  * the others are in memory at a time. kubectl prints the top-level `kind` after the items, so
- * the list's kind is known only at the end.
+ * the list's kind is known only at the end. Given `later`, an element whose own `kind` is `Pod`
+ * (or empty, or absent: a PodList's) is not parsed but handed on by where it is in the file, to
+ * be read again once the owners are known (read-pods.ts): the splitter notes where each element's
+ * top-level keys are, and reads the last `kind`'s value alone.
  */
-
-/** The file is not a Kubernetes list; the message completes "`kubernetes-file` ...". */
-export class ListFormatError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'ListFormatError'
-  }
-}
 
 export interface ListHeader {
   kind?: unknown
@@ -64,7 +61,8 @@ class Capture {
   bytes = 0
   overflow = false
   constructor(private readonly limit: number) {}
-  add(piece: Buffer): void {
+  /** `kept`: the piece outlives the chunk it is in, which the next read reuses: copied. */
+  add(piece: Buffer, kept: boolean): void {
     if (this.overflow) return
     this.bytes += piece.length
     if (this.bytes > this.limit) {
@@ -72,18 +70,30 @@ class Capture {
       this.pieces = []
       return
     }
-    // Copied: the read buffer is reused for the next chunk.
-    this.pieces.push(Buffer.from(piece))
+    this.pieces.push(kept ? Buffer.from(piece) : piece)
   }
+  /** The bytes; valid until the next chunk is read when all were in this one (not copied). */
   buffer(): Buffer {
-    return Buffer.concat(this.pieces)
+    return this.pieces.length === 1 ? (this.pieces[0] as Buffer) : Buffer.concat(this.pieces)
   }
   text(): string {
     return this.buffer().toString('utf8')
   }
 }
 
-/** The splitter: push chunks, then `end()`; `onItem` gets each parsed element in order. */
+/** Where a pod element is in the file: its bytes are [start, end), its place in `items`. */
+export type Later = (start: number, end: number, index: number) => void
+
+/**
+ * What the splitter does with a parsed element: it returns 'later' when it is a pod after all
+ * (its kind is not a string), to be read with the others; anything else, and it is taken.
+ */
+export type OnItem = (item: unknown, index: number) => unknown
+
+/**
+ * The splitter: push chunks, then `end()`; `onItem` gets each parsed element in order, but the
+ * pods when `later` is given: those go to `later`, unparsed.
+ */
 export class ListSplitter {
   private phase: Phase = 'start'
   private depth = 0
@@ -97,8 +107,16 @@ export class ListSplitter {
   private readonly header: ListHeader = { count: 0 }
   private readonly seen = new Set<string>()
   private sawItems = false
+  /** Where the element being cut starts in the file, and its top-level keys (from, to; in it). */
+  private elementStart = 0
+  private readonly elementKeys: number[] = []
+  private expectKey = false
+  private keyAt = -1
 
-  constructor(private readonly onItem: (item: unknown, index: number) => void) {}
+  constructor(
+    private readonly onItem: OnItem,
+    private readonly later?: Later
+  ) {}
 
   push(chunk: Buffer): void {
     let i = 0
@@ -126,6 +144,10 @@ export class ListSplitter {
         i = quote + 1
         this.inString = false
         if (this.phase === 'key') this.endKey(chunk, i)
+        else if (this.keyAt >= 0) {
+          this.elementKeys.push(this.keyAt, this.offset + i - this.elementStart)
+          this.keyAt = -1
+        }
         continue
       }
       const b = chunk[i] as number
@@ -199,6 +221,8 @@ export class ListSplitter {
           }
           this.startCapture(i, MAX_ITEM_BYTES)
           this.phase = 'element'
+          this.elementStart = this.offset + i
+          this.elementKeys.length = 0
           i = this.scanValue(chunk, i, 2)
           continue
         case 'element':
@@ -216,7 +240,7 @@ export class ListSplitter {
       i++
     }
     if (this.capture) {
-      this.capture.add(chunk.subarray(this.captureStart, n))
+      this.capture.add(chunk.subarray(this.captureStart, n), true)
       this.captureStart = 0
     }
     this.offset += n
@@ -251,10 +275,18 @@ export class ListSplitter {
       const b = chunk[i] as number
       if (b === QUOTE) {
         this.inString = true
+        // A key of the element's own object: where it is, for its kind.
+        if (this.expectKey && this.depth === 3) {
+          this.keyAt = this.offset + i - this.elementStart
+          this.expectKey = false
+        }
         return i + 1
       }
-      if (b === OPEN_OBJECT || b === OPEN_ARRAY) this.depth++
-      else if (b === CLOSE_OBJECT || b === CLOSE_ARRAY) {
+      if (b === OPEN_OBJECT || b === OPEN_ARRAY) {
+        this.depth++
+        if (this.depth === 3 && b === OPEN_OBJECT && this.phase === 'element' && this.later)
+          this.expectKey = true
+      } else if (b === CLOSE_OBJECT || b === CLOSE_ARRAY) {
         if (this.depth === base) {
           this.endValue(chunk, i)
           return i // the parent's closing bracket, read by the phase after
@@ -264,9 +296,12 @@ export class ListSplitter {
           this.endValue(chunk, i + 1)
           return i + 1
         }
-      } else if (b === COMMA && this.depth === base) {
-        this.endValue(chunk, i)
-        return i
+      } else if (b === COMMA) {
+        if (this.depth === base) {
+          this.endValue(chunk, i)
+          return i
+        }
+        if (this.depth === 3 && this.phase === 'element' && this.later) this.expectKey = true
       }
       i++
     }
@@ -280,7 +315,7 @@ export class ListSplitter {
 
   private takeCapture(chunk: Buffer, end: number): Capture {
     const capture = this.capture as Capture
-    capture.add(chunk.subarray(this.captureStart, end))
+    capture.add(chunk.subarray(this.captureStart, end), false)
     this.capture = undefined
     return capture
   }
@@ -297,24 +332,17 @@ export class ListSplitter {
     const capture = this.takeCapture(chunk, end)
     if (this.phase === 'element') {
       const index = this.header.count++
+      this.expectKey = false
       if (capture.overflow)
         this.fail(
           `has an item ([${index}]) of more than ${MAX_ITEM_BYTES} bytes: it is not a Kubernetes object`
         )
       const bytes = capture.buffer()
-      // Text in a Windows code page (PowerShell's Set-Content) would be read with its non-ASCII
-      // letters replaced without a word: said instead.
-      if (!isUtf8(bytes))
-        this.fail(
-          `is not UTF-8: item [${index}] has bytes that are not (a file in a Windows code page, as PowerShell's \`Set-Content\` writes?); ${WRITE_JSON}`
-        )
-      let item: unknown
-      try {
-        item = JSON.parse(bytes.toString('utf8'))
-      } catch (error) {
-        this.fail(`is not JSON: item [${index}] does not parse (${positionIn(error)})`)
-      }
-      this.onItem(item, index)
+      const later = this.later
+      const at = this.elementStart
+      if (later && isPod(bytes, this.elementKeys)) later(at, at + bytes.length, index)
+      else if (this.onItem(parseItem(bytes, index), index) === 'later')
+        later?.(at, at + bytes.length, index)
       this.phase = 'items'
       return
     }
@@ -341,15 +369,17 @@ export class ListSplitter {
 
 /**
  * Reads the open regular file `fd` (see openRegularFile) from where it stands, in chunks through
- * a ListSplitter; at most `maxBytes`, counted as they come. The caller closes it.
+ * a ListSplitter; at most `maxBytes`, counted as they come. The caller closes it. The places
+ * given to `later` count from there: a descriptor fresh from openRegularFile, at the file's start.
  */
 export function readListFrom(
   fd: number,
-  onItem: (item: unknown, index: number) => void,
+  onItem: OnItem,
   chunkBytes = CHUNK_BYTES,
-  maxBytes = Infinity
+  maxBytes = Infinity,
+  later?: Later
 ): ListHeader {
-  const splitter = new ListSplitter(onItem)
+  const splitter = new ListSplitter(onItem, later)
   let first = true
   readChunks(
     fd,
@@ -363,12 +393,6 @@ export function readListFrom(
     chunkBytes
   )
   return splitter.end()
-}
-
-/** Where JSON.parse stopped, in its words without the text it quotes. */
-function positionIn(error: unknown): string {
-  const at = jsonErrorPosition(error)
-  return at !== undefined ? `at position ${at} of the item` : 'it is cut short or malformed'
 }
 
 /** A key of the file as a message names it: shared/text.ts's rule, in backticks when quoted. */
