@@ -13,7 +13,8 @@ test.each([
   [`https://${PUNYCODE}`, 'as punycode (copied from a browser bar, or written by an attacker)'],
   [`https://${PUNYCODE.toUpperCase()}/api/v3`, 'as punycode in capitals'],
   [`https:/${HOST}`, 'with one slash'],
-  [`https:\\\\${HOST}`, 'with backslashes']
+  [`https:\\\\${HOST}`, 'with backslashes'],
+  [`https://${HOST}.`, 'with the root dot']
 ])('a look-alike host %s warns (%s)', given => {
   const { connection } = parseInputs({ ...base, 'api-url': given }, {})
   expect(connection.apiUrl).toMatch(new RegExp(`^https://${PUNYCODE}(/api/v3)?$`))
@@ -22,4 +23,22 @@ test.each([
       `letters, so it reads as another host; the token goes to ${PUNYCODE}. ` +
       'Type it in one script if that is not meant'
   ])
+})
+
+test.each([
+  ['https://api.github.com.', 'https://api.github.com'],
+  ['https://api.github.com./', 'https://api.github.com'],
+  ['https://api.github.com%2e', 'https://api.github.com'],
+  ['https://API.GitHub.com.:443/', 'https://api.github.com'],
+  ['https://github.example.com./api/v3/', 'https://github.example.com/api/v3'],
+  ['http://localhost.:8787', 'http://localhost:8787']
+])('%s is %s', (given, apiUrl) => {
+  const { connection } = parseInputs({ ...base, 'api-url': given }, {})
+  expect(connection.apiUrl).toBe(apiUrl)
+  expect(connection.warnings).toBeUndefined()
+  expect(isEnterpriseServer(new URL(connection.apiUrl).origin)).toBe(apiUrl.includes('example.com'))
+})
+
+test('a host that is only the root dot is refused, naming api-url', () => {
+  expect(() => parseInputs({ ...base, 'api-url': 'https://./' }, {})).toThrow(/api-url/)
 })

@@ -106,6 +106,13 @@ const serviceUrl = readText((value, problem) => {
     problem(`\`${value}\` is not a URL`)
     return z.NEVER
   }
+  // `api.github.com.` (the root's dot) is api.github.com: one spelling, so that the API's own
+  // `next` links and the host kind (github.com, GHE.com, a server) see the same host.
+  url.hostname = url.hostname.replace(/\.$/, '')
+  if (url.hostname === '' || url.hostname.endsWith('.')) {
+    problem(`\`${value}\` names no host`)
+    return z.NEVER
+  }
   const loopback = LOOPBACK_HOSTS.test(url.hostname)
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
     problem('must use https (plain http only for localhost and 127.0.0.1)')
