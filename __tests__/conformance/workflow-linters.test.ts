@@ -256,9 +256,19 @@ jobs:
   expect(
     excessivePermissions(caller('{ contents: read, artifact-metadata: write }'), calledWorkflow)
   ).toEqual([])
+  // GitHub checks a called job's permissions against its caller's when it loads the workflow:
+  // the run fails before any job starts, not at the step (docs/records.md says so)
   expect(excessivePermissions(caller('{ contents: read }'), calledWorkflow)).toEqual([
-    'deploy: artifact-metadata: write is used and not granted: the step would fail'
+    "deploy: artifact-metadata: write is requested by the called job and not granted: GitHub refuses the run before any job starts (The nested job 'deploy' is requesting 'artifact-metadata: write', but is only allowed 'artifact-metadata: none')"
   ])
+  const records = readFileSync(join(root, 'docs/records.md'), 'utf8')
+  const reusable = records
+    .slice(records.indexOf('## From a reusable workflow'))
+    .replace(/\s+/g, ' ')
+  expect(reusable).toContain(
+    "The nested job 'deploy' is requesting 'artifact-metadata: write', but is only allowed 'artifact-metadata: none'"
+  )
+  expect(reusable).not.toMatch(/called step fails with a 403/)
   expect(
     excessivePermissions(
       caller('{ contents: read, artifact-metadata: write, issues: write }'),
