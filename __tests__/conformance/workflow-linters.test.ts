@@ -296,3 +296,17 @@ test("GitHub's parser refuses `environment:` on a job that calls a reusable work
   const called = sources.find(s => s.name === 'examples/reusable-record.yml')?.text ?? ''
   expect(called).toMatch(/^ {4}environment: \$\{\{ inputs\.environment \}\}/m)
 })
+
+test('no workflow a user copies names an image by its repository as typed: docker refuses capitals (Acme/Web), so the image is spelled in lower case first', () => {
+  const asTyped = /ghcr\.io\/\$\{\{\s*github\.repository\s*\}\}/
+  const raw = [
+    ...sources.map(s => ({ name: s.name, raw: s.raw })),
+    ...readdirSync(join(root, 'examples'))
+      .filter(f => /\.ya?ml$/.test(f))
+      .map(f => ({ name: `examples/${f}`, raw: readFileSync(join(root, 'examples', f), 'utf8') }))
+  ]
+  expect(raw.filter(s => asTyped.test(s.raw)).map(s => s.name)).toEqual([])
+  // the step that lower-cases it, where an example builds from the repository's name
+  const caller = readFileSync(join(root, 'examples/reusable-caller.yml'), 'utf8')
+  expect(caller).toContain('echo "image=ghcr.io/${REPOSITORY,,}" >> "$GITHUB_OUTPUT"')
+})
