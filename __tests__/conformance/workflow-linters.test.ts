@@ -117,6 +117,14 @@ test('action.yml: action-validator refuses only the runtime node24, which its sc
   expect(
     validator.validateAction(text.replace(/^ {2}using: node24$/m, '  using: node20')).errors
   ).toEqual([])
+  // what docs/troubleshooting.md tells a keeper of a copy of the action to validate, with real sed
+  const script = /sed -E '([^']+)' action\.yml > "\$RUNNER_TEMP\/action\.yml"/.exec(
+    troubleshooting
+  )?.[1]
+  expect(script).toBeDefined()
+  const copy = spawnSync('sed', ['-E', script ?? ''], { input: text, encoding: 'utf8' }).stdout
+  expect(validator.validateAction(copy).errors).toEqual([])
+  expect(copy.replace(/^ {2}using: node20$/m, '  using: node24')).toBe(text)
 })
 
 /** A reusable workflow a caller names: `./.github/workflows/NAME` is the example of that name. */
