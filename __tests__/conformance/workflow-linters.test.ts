@@ -318,3 +318,25 @@ test('no workflow a user copies names an image by its repository as typed: docke
   const caller = readFileSync(join(root, 'examples/reusable-caller.yml'), 'utf8')
   expect(caller).toContain('echo "image=ghcr.io/${REPOSITORY,,}" >> "$GITHUB_OUTPUT"')
 })
+
+test("a job on a pull request's event that writes runs only for the repository's own branches: a fork's token is read-only", () => {
+  const found = sources.flatMap(source => {
+    const workflow = parse(source.text) as Workflow & {
+      jobs: Record<string, { if?: string; permissions?: unknown }>
+    }
+    const on = JSON.stringify(workflow.on ?? {})
+    if (!/"pull_request"/.test(on) && !/^"?pull_request"?$/.test(on)) return []
+    return Object.entries(workflow.jobs)
+      .filter(([, job]) =>
+        /:\s*"?write/.test(JSON.stringify(job.permissions ?? {}).replace(/"/g, ' '))
+      )
+      .filter(
+        ([, job]) =>
+          !/github\.event\.pull_request\.head\.repo\.full_name == github\.repository/.test(
+            String(job.if ?? '')
+          )
+      )
+      .map(([name]) => `${source.name}: ${name}`)
+  })
+  expect(found).toEqual([])
+})
