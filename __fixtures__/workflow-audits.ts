@@ -125,8 +125,15 @@ export function excessivePermissions(
     }
     for (const [scope, level] of Object.entries(used)) {
       const has = granted[scope]
-      if (has === undefined || (level === 'write' && has !== 'write'))
-        found.push(`${name}: ${scope}: ${level} is used and not granted: the step would fail`)
+      if (has !== undefined && (level !== 'write' || has === 'write')) continue
+      // a called workflow's job is checked against its caller's grant when GitHub loads the run
+      found.push(
+        job.uses
+          ? `${name}: ${scope}: ${level} is requested by the called job and not granted: GitHub ` +
+              `refuses the run before any job starts (The nested job '${name}' is requesting ` +
+              `'${scope}: ${level}', but is only allowed '${scope}: ${has ?? 'none'}')`
+          : `${name}: ${scope}: ${level} is used and not granted: the step would fail`
+      )
     }
   }
   return found

@@ -117,6 +117,14 @@ test('action.yml: action-validator refuses only the runtime node24, which its sc
   expect(
     validator.validateAction(text.replace(/^ {2}using: node24$/m, '  using: node20')).errors
   ).toEqual([])
+  // what docs/troubleshooting.md tells a keeper of a copy of the action to validate, with real sed
+  const script = /sed -E '([^']+)' action\.yml > "\$RUNNER_TEMP\/action\.yml"/.exec(
+    troubleshooting
+  )?.[1]
+  expect(script).toBeDefined()
+  const copy = spawnSync('sed', ['-E', script ?? ''], { input: text, encoding: 'utf8' }).stdout
+  expect(validator.validateAction(copy).errors).toEqual([])
+  expect(copy.replace(/^ {2}using: node20$/m, '  using: node24')).toBe(text)
 })
 
 /** A reusable workflow a caller names: `./.github/workflows/NAME` is the example of that name. */
@@ -256,9 +264,19 @@ jobs:
   expect(
     excessivePermissions(caller('{ contents: read, artifact-metadata: write }'), calledWorkflow)
   ).toEqual([])
+  // GitHub checks a called job's permissions against its caller's when it loads the workflow:
+  // the run fails before any job starts, not at the step (docs/records.md says so)
   expect(excessivePermissions(caller('{ contents: read }'), calledWorkflow)).toEqual([
-    'deploy: artifact-metadata: write is used and not granted: the step would fail'
+    "deploy: artifact-metadata: write is requested by the called job and not granted: GitHub refuses the run before any job starts (The nested job 'deploy' is requesting 'artifact-metadata: write', but is only allowed 'artifact-metadata: none')"
   ])
+  const records = readFileSync(join(root, 'docs/records.md'), 'utf8')
+  const reusable = records
+    .slice(records.indexOf('## From a reusable workflow'))
+    .replace(/\s+/g, ' ')
+  expect(reusable).toContain(
+    "The nested job 'deploy' is requesting 'artifact-metadata: write', but is only allowed 'artifact-metadata: none'"
+  )
+  expect(reusable).not.toMatch(/called step fails with a 403/)
   expect(
     excessivePermissions(
       caller('{ contents: read, artifact-metadata: write, issues: write }'),
@@ -285,4 +303,40 @@ test("GitHub's parser refuses `environment:` on a job that calls a reusable work
   ).not.toEqual([])
   const called = sources.find(s => s.name === 'examples/reusable-record.yml')?.text ?? ''
   expect(called).toMatch(/^ {4}environment: \$\{\{ inputs\.environment \}\}/m)
+})
+
+test('no workflow a user copies names an image by its repository as typed: docker refuses capitals (Acme/Web), so the image is spelled in lower case first', () => {
+  const asTyped = /ghcr\.io\/\$\{\{\s*github\.repository\s*\}\}/
+  const raw = [
+    ...sources.map(s => ({ name: s.name, raw: s.raw })),
+    ...readdirSync(join(root, 'examples'))
+      .filter(f => /\.ya?ml$/.test(f))
+      .map(f => ({ name: `examples/${f}`, raw: readFileSync(join(root, 'examples', f), 'utf8') }))
+  ]
+  expect(raw.filter(s => asTyped.test(s.raw)).map(s => s.name)).toEqual([])
+  // the step that lower-cases it, where an example builds from the repository's name
+  const caller = readFileSync(join(root, 'examples/reusable-caller.yml'), 'utf8')
+  expect(caller).toContain('echo "image=ghcr.io/${REPOSITORY,,}" >> "$GITHUB_OUTPUT"')
+})
+
+test("a job on a pull request's event that writes runs only for the repository's own branches: a fork's token is read-only", () => {
+  const found = sources.flatMap(source => {
+    const workflow = parse(source.text) as Workflow & {
+      jobs: Record<string, { if?: string; permissions?: unknown }>
+    }
+    const on = JSON.stringify(workflow.on ?? {})
+    if (!/"pull_request"/.test(on) && !/^"?pull_request"?$/.test(on)) return []
+    return Object.entries(workflow.jobs)
+      .filter(([, job]) =>
+        /:\s*"?write/.test(JSON.stringify(job.permissions ?? {}).replace(/"/g, ' '))
+      )
+      .filter(
+        ([, job]) =>
+          !/github\.event\.pull_request\.head\.repo\.full_name == github\.repository/.test(
+            String(job.if ?? '')
+          )
+      )
+      .map(([name]) => `${source.name}: ${name}`)
+  })
+  expect(found).toEqual([])
 })

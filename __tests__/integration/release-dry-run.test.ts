@@ -279,14 +279,18 @@ beforeAll(async () => {
   await mkdir(bin)
   npmState = join(temp, 'npm-versions')
   await writeFile(npmState, '')
+  await writeFile(`${npmState}-heads`, '')
   const npmView =
     `if [ ! -s "${npmState}" ]; then echo "npm error code E404" >&2; exit 1; fi; ` +
     `if [ "$3" = versions ]; then node -e 'const v = require("fs").readFileSync(process.argv[1], "utf8").split("\\n").filter(Boolean); console.log(JSON.stringify(v.length === 1 ? v[0] : v))' "${npmState}"; exit 0; fi; ` +
+    // the commit a version was published from (npm's gitHead), as `npm publish` recorded it
+    `if [ "$3" = gitHead ]; then awk -v v="\${2#*@}" '$1 == v { print $2 }' "${npmState}-heads"; exit 0; fi; ` +
     `grep -qxF "\${2#*@}" "${npmState}" && echo "\${2#*@}"; exit 0`
   for (const [name, script] of Object.entries({
     npm:
       `echo "npm $*" >> "$CALLS"; if [ "$1" = view ]; then ${npmView}; fi; ` +
-      `if [ "$1" = publish ]; then node -p 'require("./package.json").version' >> "${npmState}"; fi; exit 0`,
+      `if [ "$1" = publish ]; then node -p 'require("./package.json").version' >> "${npmState}"; ` +
+      `echo "$(node -p 'require("./package.json").version') $(git rev-parse HEAD)" >> "${npmState}-heads"; fi; exit 0`,
     gh: 'echo "gh $*" >> "$CALLS"; [ "$2" = view ] && exit 1; exit 0'
   })) {
     await writeFile(join(bin, name), `#!/bin/bash\n${script}\n`)
@@ -430,3 +434,27 @@ test("a prerelease as the package's first version on npm is refused before anyth
     'npm publish --provenance --access public --tag next --ignore-scripts'
   )
 }, 60_000)
+
+test('a version on npm that this tag did not publish (its name taken before the first release, a publish by hand) stops the job: no GitHub release, v1 stays', async () => {
+  await release('1.4.0')
+  await maintainerPush('HEAD:refs/heads/main', 'v1.4.0')
+  const v1 = commitOf('refs/tags/v1')
+  // someone else's 1.4.0: no commit of this repository, or another one
+  await writeFile(npmState, '1.0.0\n1.4.0\n')
+  for (const head of ['', `1.4.0 ${'f'.repeat(40)}\n`]) {
+    await writeFile(`${npmState}-heads`, head)
+    const job = await releaseJob('v1.4.0', { MAJOR_TAG_TOKEN: WORKFLOW_TOKEN })
+    expect([job.ok, job.failed]).toEqual([false, 'Publish to npm with provenance'])
+    expect(job.stderr).toContain('record-deployment@1.4.0 is on npm, but not from v1.4.0')
+    expect(published(job.calls)).toEqual([])
+    expect(commitOf('refs/tags/v1')).toBe(v1)
+  }
+  // a re-run after this tag's own publish: left as it is, and the run goes on
+  await writeFile(`${npmState}-heads`, `1.4.0 ${commitOf('refs/tags/v1.4.0')}\n`)
+  const rerun = await releaseJob('v1.4.0', { MAJOR_TAG_TOKEN: WORKFLOW_TOKEN })
+  expect([rerun.ok, rerun.stderr]).toEqual([true, ''])
+  expect(published(rerun.calls)).toEqual([
+    expect.stringMatching(/^gh release create v1\.4\.0 .* --latest$/)
+  ])
+  expect(commitOf('refs/tags/v1')).toBe(commitOf('refs/tags/v1.4.0'))
+}, 90_000)

@@ -404,3 +404,15 @@ test('the dist/ check passes on the committed dist/, and fails naming dist/ when
   expect(stale.stderr).toMatch(/dist\/cli\.js/)
   git(clone, 'checkout', '--quiet', '--', '.')
 }, 60_000)
+
+test('releases run one at a time, and docs/releasing.md says to push one tag a push: a third run replaces the waiting one, and GitHub starts none for more than three tags', async () => {
+  // one run at a time, never cancelling the running one: a waiting run is replaced by the next
+  expect((workflow as unknown as { concurrency: unknown }).concurrency).toEqual({
+    group: 'release',
+    'cancel-in-progress': false
+  })
+  const docs = (await readFile(join(root, 'docs/releasing.md'), 'utf8')).replace(/\s+/g, ' ')
+  expect(docs).toContain('one tag a push')
+  expect(docs).toContain('more than three tags')
+  expect(docs).toContain('replaced by the next')
+})

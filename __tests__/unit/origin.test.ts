@@ -12,7 +12,11 @@ test.each([
   ['https://github.example.com:8443', 'https://github.example.com:8443'],
   ['https://api.github.com:80', 'https://api.github.com:80'],
   ['http://[::1]:80', 'http://[::1]'],
-  ['http://[::1]:8080', 'http://[::1]:8080']
+  ['http://[::1]:8080', 'http://[::1]:8080'],
+  // the root's dot is the same name (a resolver adds it anyway)
+  ['https://api.github.com.', 'https://api.github.com'],
+  ['https://API.github.com.:443', 'https://api.github.com'],
+  ['https://github.example.com.:8443', 'https://github.example.com:8443']
 ])('%s is %s', (given, canonical) => {
   expect(canonicalOrigin(given)).toBe(canonical)
   expect(splitUrl(`${given}/repos/a/b?page=2`).origin).toBe(canonical)

@@ -1,3 +1,4 @@
+import { domainToUnicode } from 'node:url'
 import * as z from 'zod/mini'
 import { DEFAULT_API_VERSION } from '../shared/limits.js'
 import { mixedScripts } from '../shared/untrusted.js'
@@ -38,10 +39,7 @@ export function readConnection(
     c.problem('token', NO_TOKEN)
   }
   const apiUrl = c.take('api-url', serviceUrl, env['GITHUB_API_URL']) ?? DEFAULT_API_URL
-  const lookalike =
-    apiUrl === DEFAULT_API_URL
-      ? undefined
-      : mixedHost(apiUrl, c.text('api-url') || (env['GITHUB_API_URL'] ?? '').trim())
+  const lookalike = apiUrl === DEFAULT_API_URL ? undefined : mixedHost(apiUrl)
   const apiVersion = c.take('api-version', apiVersionSchema) ?? DEFAULT_API_VERSION
   const repository = c.take('repository', repositorySchema, env['GITHUB_REPOSITORY'])
   const org = c.take('org', orgSchema) ?? repository?.owner
@@ -66,10 +64,11 @@ export function readConnection(
 /**
  * The warning for an `api-url` whose host mixes look-alike scripts (`аpi.github.com` with a
  * Cyrillic `а`), as label names get (shared/untrusted.ts): the token would go to another host.
- * Read from the text as given, since URL parsing turns such a host into punycode (`xn--...`).
+ * Read from the host the URL reaches, decoded from punycode (`xn--...`), so every spelling the
+ * URL parser takes (punycode typed or pasted, `https:/host`, `https:\\host`) is seen.
  */
-function mixedHost(apiUrl: string, given: string): string | undefined {
-  const host = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^/?#:]*)/i.exec(given)?.[1] ?? ''
+function mixedHost(apiUrl: string): string | undefined {
+  const host = domainToUnicode(new URL(apiUrl).hostname)
   const mixed = mixedScripts(host)
   if (mixed === undefined) return undefined
   return (
@@ -105,6 +104,13 @@ const serviceUrl = readText((value, problem) => {
     url = new URL(value)
   } catch {
     problem(`\`${value}\` is not a URL`)
+    return z.NEVER
+  }
+  // `api.github.com.` (the root's dot) is api.github.com: one spelling, so that the API's own
+  // `next` links and the host kind (github.com, GHE.com, a server) see the same host.
+  url.hostname = url.hostname.replace(/\.$/, '')
+  if (url.hostname === '' || url.hostname.endsWith('.')) {
+    problem(`\`${value}\` names no host`)
     return z.NEVER
   }
   const loopback = LOOPBACK_HOSTS.test(url.hostname)
