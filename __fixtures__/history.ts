@@ -26,6 +26,8 @@ export interface HistoryCommit {
    * its other parents bring; `null` deletes the path. None: the commit changes no file.
    */
   files?: Record<string, string | null>
+  /** when it was committed (ISO 8601, whole seconds); a minute after the previous commit when absent */
+  date?: string
 }
 
 export const git = (cwd: string, ...args: string[]): string =>
@@ -71,7 +73,7 @@ export function writeRepository(
       'commit refs/heads/scratch',
       `mark :${i + 1}`,
       `committer ${commit.committer?.startsWith('noreply@') ? 'GitHub' : 'Test'} ` +
-        `<${commit.committer ?? 'test@example.com'}> ${1_700_000_000 + i * 60} +0000`,
+        `<${commit.committer ?? 'test@example.com'}> ${secondsOf(commit, i)} +0000`,
       `data ${message.length}`,
       commit.message
     )
@@ -103,14 +105,19 @@ export function writeRepository(
   return Object.fromEntries(commits.map((c, i) => [c.id, byMark.get(i + 1) as string]))
 }
 
+/** When the `i`th commit was committed, in seconds: its `date`, else a minute after the previous. */
+const secondsOf = (commit: HistoryCommit, i: number): number =>
+  commit.date ? Date.parse(commit.date) / 1000 : 1_700_000_000 + i * 60
+
 /** The same history as the emulator's commits, oldest first, with real shas. */
 export function seedCommits(commits: HistoryCommit[], shas: Record<string, string>): SeedCommit[] {
-  return commits.map(c => ({
+  return commits.map((c, i) => ({
     sha: shas[c.id] as string,
     message: c.message,
     parents: c.parents.map(p => shas[p] as string),
     pulls: c.pulls ?? [],
-    ...(c.committer ? { committer: c.committer } : {})
+    ...(c.committer ? { committer: c.committer } : {}),
+    date: new Date(secondsOf(c, i) * 1000).toISOString().replace('.000Z', 'Z')
   }))
 }
 

@@ -39,7 +39,8 @@ export const TEMPLATES = [
   '/repos/{owner}/{repo}/compare/{base}...{head}',
   '/repos/{owner}/{repo}/tags',
   '/repos/{owner}/{repo}/deployments',
-  '/repos/{owner}/{repo}/deployments/{deployment_id}/statuses'
+  '/repos/{owner}/{repo}/deployments/{deployment_id}/statuses',
+  '/search/issues'
 ]
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')

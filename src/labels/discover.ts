@@ -1,9 +1,10 @@
 import type { ServiceClient } from '../client/client.js'
 import type { CommitSummary, Pull } from '../service/pulls.js'
 import { isSafeRef, PREVIOUS_DEPLOYMENT } from './inputs.js'
+import type { Backport } from './backports.js'
 import { pullsOfRange, short } from './range-pulls.js'
 import { RangeReader, type Range } from './read-range.js'
-import { list } from './references.js'
+import { list, RELEASE_SUBJECT } from './references.js'
 import { previousRelease } from './previous-release.js'
 import { previousDeployment } from './previous-deployment.js'
 import { keepByPaths } from './changed-files.js'
@@ -42,6 +43,8 @@ export interface Discovery {
   warnings: string[]
   /** what was found where, for the log */
   notes: string[]
+  /** backports in the range and the originals labeled with them */
+  backports?: Backport[]
 }
 
 /** Above either count, a range the action chose (no `since`) is unusually large: a warning. */
@@ -61,7 +64,13 @@ export async function discoverPullRequests(
   const found = new Discoverer(client, ctx, read)
   await found.run()
   const numbers = [...found.numbers].sort((a, b) => a - b)
-  if (ctx.paths === undefined) return { numbers, warnings: found.warnings, notes: found.notes }
+  if (ctx.paths === undefined)
+    return {
+      numbers,
+      warnings: found.warnings,
+      notes: found.notes,
+      ...backportsOf(found.backports, numbers)
+    }
   // `paths`: the one place every way of finding them passes, after they are found.
   const kept = await keepByPaths(
     {
@@ -78,8 +87,16 @@ export async function discoverPullRequests(
   return {
     numbers: kept.numbers,
     warnings: [...found.warnings, ...kept.warnings],
-    notes: [...found.notes, ...kept.notes]
+    notes: [...found.notes, ...kept.notes],
+    ...backportsOf(found.backports, kept.numbers)
   }
+}
+
+/** The backports whose backport and original both still count (`paths` may leave either out). */
+function backportsOf(backports: Backport[], numbers: number[]): { backports?: Backport[] } {
+  const kept = new Set(numbers)
+  const both = backports.filter(b => kept.has(b.number) && kept.has(b.of))
+  return both.length > 0 ? { backports: both } : {}
 }
 
 class Discoverer {
@@ -90,6 +107,7 @@ class Discoverer {
   readonly commitsOf = new Map<number, Set<string>>()
   /** the event's own pull request, for `paths` */
   event?: { number: number; base?: string; head?: string }
+  readonly backports: Backport[] = []
   private readonly payload: Record<string, unknown>
   private readonly range: RangeReader
 
@@ -184,19 +202,22 @@ class Discoverer {
     let base = this.ctx.since
     if (base === undefined && this.ctx.previousDeployment)
       return this.fromPreviousDeployment(what, head, this.ctx.previousDeployment.environment)
+    let passedOver: string[] = []
     if (base === undefined) {
       const previous = await previousRelease(this.range, what, head, tag)
       this.notes.push(...previous.notes)
       this.warnings.push(...previous.warnings)
       if (previous.base === undefined) return
       base = previous.base
+      passedOver = previous.passedOver ?? []
     }
     const range = await this.range.read(base, head)
     if ('warning' in range) {
       this.warnings.push(`${what}: ${range.warning}`)
       return
     }
-    await this.fromCommits(what, range, this.ctx.since === undefined ? base : undefined)
+    const chosen = this.ctx.since === undefined ? { base, tag, passedOver } : undefined
+    await this.fromCommits(what, range, chosen)
     if (range.commits.length === 0 && this.ctx.since === undefined) {
       this.warnings.push(
         `${what}: found no pull requests, because the range from the previous release ${base} ` +
@@ -234,8 +255,8 @@ class Discoverer {
   private async fromCommits(
     what: string,
     range: { commits: CommitSummary[]; how: string; warnings: string[] },
-    /** the start of the range when the action chose it (no `since`) */
-    chosen?: string
+    /** the start of the range when the action chose it (no `since`), and the head's tag */
+    chosen?: { base: string; tag: string | undefined; passedOver: string[] }
   ) {
     const { owner, repo } = this.ctx
     range.warnings.forEach(warning => this.warnings.push(`${what}: ${warning}`))
@@ -251,7 +272,8 @@ class Discoverer {
       range.commits
     )
     const { fromSubjects, fromLookup } = found
-    ;[...fromSubjects, ...fromLookup].forEach(n => this.numbers.add(n))
+    ;[...fromSubjects, ...fromLookup, ...found.originals].forEach(n => this.numbers.add(n))
+    this.backports.push(...found.backports)
     const parts: string[] = []
     if (fromSubjects.length > 0) parts.push(`${list(fromSubjects)} from commit subjects`)
     if (fromLookup.length > 0)
@@ -264,17 +286,38 @@ class Discoverer {
     this.notes.push(...found.notes)
     this.warnings.push(...found.warnings)
     const pulls = fromSubjects.length + fromLookup.length
-    if (
+    // A large range alone is a busy project's ordinary release: it warns only with evidence that
+    // the start is wrong (a version the rule passed over, another release inside the range).
+    const evidence =
       chosen !== undefined &&
       (pulls > LARGE_RANGE.pulls || range.commits.length > LARGE_RANGE.commits)
-    ) {
+        ? [
+            ...chosen.passedOver.map(t => `tag ${t} was passed over as no version`),
+            ...releasesInside(range.commits, [chosen.tag, chosen.base]).map(
+              r => `it holds the release commit of ${r}`
+            )
+          ]
+        : []
+    if (chosen !== undefined && evidence.length > 0) {
       this.warnings.push(
-        `${what}: the range from ${chosen} holds ${pulls} pull request${pulls === 1 ? '' : 's'} and ` +
-          `${commits}, more than one release usually ships: if ${chosen} ` +
-          'is not the previous release, set `since` to it'
+        `${what}: the range from ${chosen.base} holds ${pulls} pull request${pulls === 1 ? '' : 's'} ` +
+          `and ${commits}, more than one release usually ships, and ${evidence.slice(0, 3).join(', ')}: ` +
+          `if ${chosen.base} is not the previous release, set \`since\` to it`
       )
     }
   }
+}
+
+/** The versions whose release commits the range holds, other than those of `ends` (its two tags). */
+function releasesInside(commits: CommitSummary[], ends: (string | undefined)[]): string[] {
+  const norm = (v: string) => v.replace(/(?:\.0)+$/, '')
+  const own = ends.flatMap(end => (end ? [norm(/\d+\.\d+(?:\.\d+)?/.exec(end)?.[0] ?? '')] : []))
+  const found = new Set<string>()
+  for (const commit of commits) {
+    const version = RELEASE_SUBJECT.exec((commit.message.split('\n')[0] ?? '').trim())?.[1]
+    if (version && !own.includes(norm(version))) found.add(version)
+  }
+  return [...found]
 }
 
 function payloadCommits(value: unknown): CommitSummary[] {

@@ -8,9 +8,15 @@
 export const MAX_LINKED_ISSUES = { perPull: 10, perRun: 50 } as const
 
 /**
+ * Originals of backports (and commits a `git cherry-pick -x` line names) read in one run, at
+ * most: the same bound as linked issues, as a backport's text is its author's too.
+ */
+export const MAX_BACKPORT_READS = MAX_LINKED_ISSUES.perRun
+
+/**
  * What a commit subject says about the pull request that made the commit: `merge` for GitHub's
  * merge-commit subject `Merge pull request #12 from owner/branch` (and bors's `Auto merge of #12 -
- * ...`, `Rollup merge of #12 - ...`), `squash` for `Title (#12)`
+ * ...`, `Rollup merge of #12 - ...`, bors-ng's `Merge #12`), `squash` for `Title (#12)`
  * (squash merges; also any subject that ends so). Only the first line counts.
  */
 export interface SubjectReference {
@@ -22,12 +28,15 @@ export function pullReferenceFromSubject(message: string): SubjectReference | un
   const subject = (message.split('\n')[0] ?? '').trim()
   // GitHub's merge button, and bors/homu's (`Auto merge of #20 - bors:rollup, r=...`, and the
   // pull requests of a rollup: `Rollup merge of #11 - user:branch, r=...`).
-  const merge = /^(?:Merge pull request #(\d+) from \S|(?:Auto|Rollup) merge of #(\d+) - \S)/.exec(
-    subject
-  )
+  // bors-ng's merge of one pull request: `Merge #953` (its body `953: Title r=… a=…`); a batch
+  // (`Merge #944 #945`) names several, and the lookup tells them apart.
+  const merge =
+    /^(?:Merge pull request #(\d+) from \S|(?:Auto|Rollup) merge of #(\d+) - \S|Merge #(\d+)$)/.exec(
+      subject
+    )
   const match = merge ?? /\(#(\d+)\)$/.exec(subject)
   if (!match) return undefined
-  const n = Number(match[1] ?? match[2])
+  const n = Number(match[1] ?? match[2] ?? match[3])
   if (!Number.isSafeInteger(n) || n <= 0) return undefined
   return { number: n, kind: merge ? 'merge' : 'squash' }
 }
@@ -62,6 +71,14 @@ export function closingReferences(
   }
   return [...numbers].sort((a, b) => a - b)
 }
+
+/**
+ * A release commit's subject (`Release 1.4.0`, `chore(release): 1.4.0`, `Bump version to v1.4.0`,
+ * `v1.4.0`): a release's own commit, no change a pull request would have brought. The version is
+ * the first group.
+ */
+export const RELEASE_SUBJECT =
+  /^(?:(?:chore\(release\):?|release:?|releasing|bump(?: the)? version(?: to)?|prepare(?: for)?(?: release)?|version)\s+)?v?(\d+\.\d+(?:\.\d+)?)(?:[-+.][\w.+-]*)?\s*$/i
 
 /** `#12`, `#12 and #14`, `#12, #14 and #15` */
 export function list(numbers: number[]): string {

@@ -1,4 +1,4 @@
-import { MAX_SUMMARY_ROWS, codeCell, moreInOutput } from '../runner/markdown.js'
+import { MAX_SUMMARY_ROWS, andMore, codeCell, moreInOutput } from '../runner/markdown.js'
 import type { RunResult } from '../shared/result.js'
 import { leadTimeLine } from './lead-time.js'
 
@@ -14,7 +14,19 @@ export function labelsTitle(result: RunResult): string {
  */
 export function labelsSection(result: RunResult): string[] {
   const lead = leadTimeLine(result.leadTime)
-  return [...labeledTable(result), ...(lead ? [lead, ''] : [])]
+  return [...labeledTable(result), ...backportLines(result), ...(lead ? [lead, ''] : [])]
+}
+
+/** Which labeled pull request is a backport of which (its original is labeled with it). */
+function backportLines(result: RunResult): string[] {
+  const pairs = result.backports ?? []
+  if (pairs.length === 0) return []
+  const shown = pairs.slice(0, MAX_SUMMARY_ROWS).map(b => `#${b.number} of #${b.of}`)
+  const more =
+    pairs.length > MAX_SUMMARY_ROWS
+      ? `, ${andMore(pairs.length - MAX_SUMMARY_ROWS)} (in the log)`
+      : ''
+  return [`Backports (each original labeled with it): ${shown.join(', ')}${more}.`, '']
 }
 
 function labeledTable(result: RunResult): string[] {
