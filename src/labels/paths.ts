@@ -79,6 +79,8 @@ const RANGE_ENDS = [/[a-z]/, /[A-Z]/, /[0-9]/]
 /** One pattern compiled, or what is wrong with it (the caller names the pattern). */
 function compilePattern(given: string): PathPattern | string {
   if (hasControlCharacters(given)) return 'holds control characters'
+  const yaml = yamlLeftIn(given)
+  if (yaml) return yaml
   const negated = given.startsWith('!')
   const body = negated ? given.slice(1) : given
   if (body === '') return 'is `!` and nothing after it: name the paths to leave out'
@@ -136,6 +138,43 @@ function compilePattern(given: string): PathPattern | string {
     }
   }
   return { source: given, negated, regex: new RegExp(`^${regex}$`, 'u') }
+}
+
+/**
+ * `on.push.paths` is a YAML list of quoted patterns, often commented: pasted into `paths: |`,
+ * its dashes, quotes and comments would be characters of the patterns, which then match no file
+ * and leave every pull request out without a word. Each is named; `\` keeps the character.
+ */
+function yamlLeftIn(given: string): string | undefined {
+  const leaveOut = 'which starts no comment inside the value: leave the comment out'
+  if (given.startsWith('- '))
+    return (
+      'starts with `- `, a YAML list item: in `paths` give one pattern a line, without `- ` or ' +
+      'quotes (`\\-` is the character itself)'
+    )
+  const quote = given[0]
+  if ((quote === "'" || quote === '"') && given.length > 1 && given.endsWith(quote))
+    return (
+      'is in quotes, which are characters of the pattern here: write it without them ' +
+      `(\`${given.slice(1, -1)}\`)`
+    )
+  if (given.startsWith('#'))
+    return `starts with \`#\`, ${leaveOut} (\`\\#\` is the character itself)`
+  if (/\s#/.test(given))
+    return `has a \`#\` after a space, ${leaveOut} (\`\\#\` is the character itself)`
+  // `web/{a,b}/**`: on one line its comma splits it into two patterns, one brace each; on its
+  // own line the braces would be characters.
+  const unescaped = given.replace(/\\./g, '')
+  const opens = (unescaped.match(/\{/g) ?? []).length
+  const closes = (unescaped.match(/\}/g) ?? []).length
+  if (opens !== closes || /\{[^}]*,[^}]*\}/.test(unescaped)) {
+    const brace = opens < closes ? '}' : '{'
+    return (
+      'has braces, which are no alternatives in these patterns (and a comma on one line splits ' +
+      `it): one pattern for each (\`web/a/**, web/b/**\`); \`\\${brace}\` is the character itself`
+    )
+  }
+  return undefined
 }
 
 function classOf(inside: string): { regex: string } | { problem: string } {
