@@ -191,3 +191,18 @@ test('YAML written into the value is named, not matched as characters: list item
   expect(matches("it's/**", "it's/a")).toBe(true)
   expect(matches('a/\\{b', 'a/{b')).toBe(true)
 })
+
+test("a pull request's file names cannot make matching slow: no backtracking over `**`", () => {
+  // A backtracking regular expression tries every split of the name between the `**`: with
+  // these, each file took seconds to hours (this test then ran past its time). The automaton
+  // reads each character once per state; the results are those of the patterns.
+  const crafted = [
+    ['**/src/**/test/**/*.ts', 'src/test/'.repeat(400) + 'x', false],
+    ['**/src/**/test/**/*.ts', 'src/test/'.repeat(400) + 'x.ts', true],
+    ['**a**a**a**b', 'a'.repeat(2000), false],
+    ['**a**a**a**b', 'a'.repeat(2000) + 'b', true],
+    ['**/docs/**/*.md', 'docs/'.repeat(800) + 'x', false]
+  ] as const
+  for (const [pattern, file, result] of crafted)
+    expect([pattern, matches(pattern, file)]).toEqual([pattern, result])
+})
