@@ -8,6 +8,7 @@ import {
   client,
   dir,
   emulator,
+  git,
   seedCommits,
   useHistoryWorld,
   writeRepository,
@@ -94,5 +95,32 @@ test('with git too: a file moved from web/ to api/ counts for both', async () =>
   expect((await keepByPaths({ ...ctx, filter: filter('web/**') }, [5])).numbers).toEqual([5])
   expect((await keepByPaths({ ...ctx, filter: filter('api/**') }, [5])).numbers).toEqual([5])
   expect((await keepByPaths({ ...ctx, filter: filter('worker/**') }, [5])).numbers).toEqual([])
+  expect(fileReads()).toBe(0)
+})
+
+test('git from a folder of the checkout, with diff.relative set, still reads every path from the root', async () => {
+  // The command line reads git where it is started (`web/`); `diff.relative` (a user's or the
+  // repository's setting) would print paths relative to that folder and leave out the others.
+  const repoDir = join(dir, 'relative')
+  const shas = writeRepository(repoDir, HISTORY, 'c2')
+  git(repoDir, 'reset', '-q', '--hard')
+  git(repoDir, 'config', 'diff.relative', 'true')
+  emulator.reset()
+  const ctx = {
+    client,
+    owner: 'acme',
+    repo: 'shop',
+    workspace: join(repoDir, 'web'),
+    commitsOf: new Map([
+      [1, new Set([shas['c1'] as string])],
+      [2, new Set([shas['c2'] as string])]
+    ]),
+    // an event's own pull request: base...head, with `git diff`
+    event: { number: 7, base: shas['c1'] as string, head: shas['c2'] as string }
+  }
+  expect((await keepByPaths({ ...ctx, filter: filter('web/**') }, [1, 2, 7])).numbers).toEqual([1])
+  expect((await keepByPaths({ ...ctx, filter: filter('api/**') }, [1, 2, 7])).numbers).toEqual([
+    2, 7
+  ])
   expect(fileReads()).toBe(0)
 })

@@ -216,7 +216,9 @@ async function git(
   try {
     // Loaded when git is asked: most runs never start a process.
     const { getExecOutput } = await import('@actions/exec')
-    const result = await getExecOutput('git', args, {
+    // Every path from the root, wherever in the checkout git runs (the command line's folder),
+    // whatever a user's or the repository's `diff.relative` says.
+    const result = await getExecOutput('git', ['-c', 'diff.relative=false', ...args], {
       cwd,
       silent: true,
       ignoreReturnCode: true,
