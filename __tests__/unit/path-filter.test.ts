@@ -206,3 +206,11 @@ test("a pull request's file names cannot make matching slow: no backtracking ove
   for (const [pattern, file, result] of crafted)
     expect([pattern, matches(pattern, file)]).toEqual([pattern, result])
 })
+
+test('a value of only separators is named: it is not the same as no `paths`, which counts every pull request', () => {
+  expect(parsePaths(' , ').problems).toEqual([
+    'holds no pattern, only separators: give the paths that count (`web/**`), or leave `paths` out'
+  ])
+  expect(parsePaths('\n,\n').problems).toHaveLength(1)
+  expect(parsePaths('')).toEqual({ problems: [] })
+})

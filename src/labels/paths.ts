@@ -51,6 +51,11 @@ export function parsePaths(value: string): { filter?: PathFilter; problems: stri
         'first (`web/**`), then the ones to leave out (`!web/docs/**`)'
     )
   }
+  // `,` alone would turn the filter off: every service's pull requests would count.
+  if (problems.length === 0 && patterns.length === 0 && value.trim() !== '')
+    problems.push(
+      'holds no pattern, only separators: give the paths that count (`web/**`), or leave `paths` out'
+    )
   if (problems.length > 0 || patterns.length === 0) return { problems }
   return { filter: { patterns }, problems }
 }
