@@ -124,3 +124,30 @@ test('git from a folder of the checkout, with diff.relative set, still reads eve
   ])
   expect(fileReads()).toBe(0)
 })
+
+test('a folder written without /** (`web`, `!web/docs`) matches no file in it, and a warning says so', async () => {
+  emulator.reset()
+  emulator.seed({
+    pulls: {
+      [REPO]: [
+        { number: 1, files: ['web/header.ts'] },
+        { number: 2, files: ['web/docs/guide.md'] },
+        { number: 3, files: ['web'] }
+      ]
+    }
+  })
+  const ctx = { client, owner: 'acme', repo: 'shop', commitsOf: new Map() }
+  // As on.push.paths reads it: `web` is the file `web`, not the folder's files.
+  const plain = await keepByPaths({ ...ctx, filter: filter('web') }, [1, 2, 3])
+  expect(plain.numbers).toEqual([3])
+  expect(plain.warnings).toEqual([
+    'paths: `web` matches a file of that whole path only, and it is a folder (#1 changed web/header.ts): its files are `web/**`.'
+  ])
+  const left = await keepByPaths({ ...ctx, filter: filter('web/**\n!web/docs') }, [1, 2])
+  expect(left.numbers).toEqual([1, 2])
+  expect(left.warnings).toEqual([
+    'paths: `!web/docs` matches a file of that whole path only, and it is a folder (#2 changed web/docs/guide.md): its files are `!web/docs/**`.'
+  ])
+  // Written as a folder's files, no warning.
+  expect((await keepByPaths({ ...ctx, filter: filter('web/**') }, [1])).warnings).toEqual([])
+})

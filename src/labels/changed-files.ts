@@ -23,7 +23,7 @@ import { ServiceError } from '../client/errors.js'
 import { listPullFiles, MAX_PULL_FILES, PULL_FILES_PERMISSION } from '../service/pull-files.js'
 import { firstLineOf } from '../shared/result.js'
 import { list } from './references.js'
-import { describePaths, firstIncluded, type PathFilter } from './paths.js'
+import { describePaths, firstIncluded, plainPaths, type PathFilter } from './paths.js'
 
 export interface PathsContext {
   client: ServiceClient
@@ -58,6 +58,9 @@ export async function keepByPaths(ctx: PathsContext, numbers: number[]): Promise
   let reads = 0
   let stopped: string | undefined
   const unasked: number[] = []
+  // `web` written for the folder: it matches a file named `web` only (as on.push.paths reads it).
+  const plains = plainPaths(ctx.filter)
+  const folders = new Map<string, string>()
   for (const number of numbers) {
     let files: string[] | undefined = fromGit.get(number)
     let complete = true
@@ -83,6 +86,11 @@ export async function keepByPaths(ctx: PathsContext, numbers: number[]): Promise
         kept.push(number)
         continue
       }
+    }
+    for (const plain of plains) {
+      if (folders.has(plain.source)) continue
+      const inside = files.find(file => file.startsWith(`${plain.path}/`))
+      if (inside !== undefined) folders.set(plain.source, `#${number} changed ${inside}`)
     }
     if (firstIncluded(ctx.filter, files) !== undefined) {
       kept.push(number)
@@ -117,6 +125,11 @@ export async function keepByPaths(ctx: PathsContext, numbers: number[]): Promise
     )
   if (left.length > 0) parts.push(`left out ${list(left)}, which changed none`)
   outcome.notes.push(`paths: ${parts.join('; ')} (${how})`)
+  for (const [source, seen] of folders)
+    outcome.warnings.push(
+      `paths: \`${source}\` matches a file of that whole path only, and it is a folder (${seen}): ` +
+        `its files are \`${source}/**\`.`
+    )
   if (stopped) {
     outcome.warnings.push(
       `paths: ${stopped}. ${list(unasked)} count${unasked.length === 1 ? 's' : ''} without ` +

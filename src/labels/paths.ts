@@ -75,6 +75,17 @@ export function firstIncluded(filter: PathFilter, files: Iterable<string>): stri
   return undefined
 }
 
+/**
+ * The patterns with no special character (`web`, `!web/docs`): each matches one file of that
+ * path, not a folder's files. Said when a pull request changed a file inside such a path.
+ */
+export function plainPaths(filter: PathFilter): { source: string; path: string }[] {
+  return filter.patterns.flatMap(p => {
+    const path = p.negated ? p.source.slice(1) : p.source
+    return /[*?+[\\]/.test(path) ? [] : [{ source: p.source, path }]
+  })
+}
+
 /** How the filter reads in the log: `web/**, !web/docs/**`. */
 export function describePaths(filter: PathFilter): string {
   return filter.patterns.map(p => p.source).join(', ')
