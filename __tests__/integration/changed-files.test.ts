@@ -148,6 +148,19 @@ test('a folder written without /** (`web`, `!web/docs`) matches no file in it, a
   expect(left.warnings).toEqual([
     'paths: `!web/docs` matches a file of that whole path only, and it is a folder (#2 changed web/docs/guide.md): its files are `!web/docs/**`.'
   ])
+  // A file name is the pull request's own: one line in the log.
+  emulator.reset()
+  emulator.seed({
+    pulls: {
+      [REPO]: [
+        { number: 1, files: ['web/header.ts'] },
+        { number: 4, files: ['api/x\n::error::forged'] }
+      ]
+    }
+  })
+  expect((await keepByPaths({ ...ctx, filter: filter('api') }, [4])).warnings).toEqual([
+    'paths: `api` matches a file of that whole path only, and it is a folder (#4 changed api/x\\n::error::forged): its files are `api/**`.'
+  ])
   // Written as a folder's files, no warning.
   expect((await keepByPaths({ ...ctx, filter: filter('web/**') }, [1])).warnings).toEqual([])
 })

@@ -22,6 +22,7 @@ import type { ServiceClient } from '../client/client.js'
 import { ServiceError } from '../client/errors.js'
 import { listPullFiles, MAX_PULL_FILES, PULL_FILES_PERMISSION } from '../service/pull-files.js'
 import { firstLineOf } from '../shared/result.js'
+import { logLine } from '../shared/untrusted.js'
 import { list } from './references.js'
 import { describePaths, firstIncluded, plainPaths, type PathFilter } from './paths.js'
 
@@ -90,7 +91,7 @@ export async function keepByPaths(ctx: PathsContext, numbers: number[]): Promise
     for (const plain of plains) {
       if (folders.has(plain.source)) continue
       const inside = files.find(file => file.startsWith(`${plain.path}/`))
-      if (inside !== undefined) folders.set(plain.source, `#${number} changed ${inside}`)
+      if (inside !== undefined) folders.set(plain.source, `#${number} changed ${shownFile(inside)}`)
     }
     if (firstIncluded(ctx.filter, files) !== undefined) {
       kept.push(number)
@@ -242,4 +243,10 @@ async function git(
     // No git on the runner, or the folder is gone: the service is asked instead.
     return { ok: false, stdout: '' }
   }
+}
+
+/** A pull request's file name in the log: untrusted, so one line, and long ones cut. */
+function shownFile(file: string): string {
+  const chars = [...file]
+  return logLine(chars.length > 120 ? `${chars.slice(0, 120).join('')}…` : file)
 }
