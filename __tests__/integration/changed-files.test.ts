@@ -3,6 +3,7 @@
  * emulator: git for the pull requests whose commits the checkout has, the service for the rest,
  * and a rename counts for the path it left.
  */
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import {
   client,
@@ -163,4 +164,51 @@ test('a folder written without /** (`web`, `!web/docs`) matches no file in it, a
   ])
   // Written as a folder's files, no warning.
   expect((await keepByPaths({ ...ctx, filter: filter('web/**') }, [1])).warnings).toEqual([])
+})
+
+test("a signed commit's check printed by log.showSignature is not read as a file", async () => {
+  // With `log.showSignature` set, git log prints what gpg says of each signed commit into its
+  // output, before the commit: a signer's words would be read as a file of the commit before.
+  const repoDir = join(dir, 'signed')
+  const shas = writeRepository(repoDir, HISTORY, 'c2')
+  git(repoDir, 'reset', '-q', '--hard')
+  const gpg = join(dir, 'fake-gpg.sh')
+  writeFileSync(
+    gpg,
+    '#!/bin/sh\ncat >/dev/null\ncase "$*" in\n' +
+      '*--verify*) echo "web/forged.ts" >&2 ;;\n' +
+      '*) printf -- "-----BEGIN PGP SIGNATURE-----\\n\\nAA==\\n-----END PGP SIGNATURE-----\\n"; ' +
+      'printf "\\n[GNUPG:] SIG_CREATED D 1 8 00 0 X\\n" >&2 ;;\nesac\n',
+    { mode: 0o755 }
+  )
+  git(repoDir, 'config', 'gpg.program', gpg)
+  git(repoDir, 'config', 'log.showSignature', 'true')
+  git(
+    repoDir,
+    '-c',
+    'user.signingkey=X',
+    'commit',
+    '-q',
+    '-S',
+    '--allow-empty',
+    '-m',
+    'Signed (#9)'
+  )
+  emulator.reset()
+  const outcome = await keepByPaths(
+    {
+      client,
+      owner: 'acme',
+      repo: 'shop',
+      filter: filter('web/**'),
+      workspace: repoDir,
+      commitsOf: new Map([
+        [2, new Set([shas['c2'] as string])],
+        [9, new Set([git(repoDir, 'rev-parse', 'HEAD')])]
+      ])
+    },
+    [2, 9]
+  )
+  expect(outcome.numbers).toEqual([])
+  expect(fileReads()).toBe(0)
 })

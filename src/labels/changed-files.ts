@@ -231,8 +231,10 @@ async function git(
     // Loaded when git is asked: most runs never start a process.
     const { getExecOutput } = await import('@actions/exec')
     // Every path from the root, wherever in the checkout git runs (the command line's folder),
-    // whatever a user's or the repository's `diff.relative` says.
-    const result = await getExecOutput('git', ['-c', 'diff.relative=false', ...args], {
+    // whatever a user's or the repository's `diff.relative` says; and no signature checks,
+    // whose words `log.showSignature` would print among the files.
+    const settings = ['-c', 'diff.relative=false', '-c', 'log.showSignature=false']
+    const result = await getExecOutput('git', [...settings, ...args], {
       cwd,
       silent: true,
       ignoreReturnCode: true,
