@@ -155,3 +155,62 @@ test('bad patterns are each named, with what to write instead', () => {
   ])
   expect(parsePaths('web/\u0007x').problems).toEqual(['`web/\u0007x` holds control characters'])
 })
+
+test('YAML written into the value is named, not matched as characters: list items, quotes, comments, braces', () => {
+  // `on.push.paths` is a YAML list of quoted patterns; pasted into `paths: |` the dashes, quotes
+  // and comments would be characters of the patterns, which then match no file.
+  const { filter, problems } = parsePaths(
+    [
+      "- 'web/**'",
+      "'!web/**/*.md'",
+      '"api/**"',
+      'web/** # the web service',
+      '# billing',
+      'web/{a',
+      'b}/**'
+    ].join('\n')
+  )
+  expect(filter).toBeUndefined()
+  expect(problems).toEqual([
+    "`- 'web/**'` starts with `- `, a YAML list item: in `paths` give one pattern a line, without `- ` or quotes (`\\-` is the character itself)",
+    "`'!web/**/*.md'` is in quotes, which are characters of the pattern here: write it without them (`!web/**/*.md`)",
+    '`"api/**"` is in quotes, which are characters of the pattern here: write it without them (`api/**`)',
+    '`web/** # the web service` has a `#` after a space, which starts no comment inside the value: leave the comment out (`\\#` is the character itself)',
+    '`# billing` starts with `#`, which starts no comment inside the value: leave the comment out (`\\#` is the character itself)',
+    '`web/{a` has braces, which are no alternatives in these patterns (and a comma on one line splits it): one pattern for each (`web/a/**, web/b/**`); `\\{` is the character itself',
+    '`b}/**` has braces, which are no alternatives in these patterns (and a comma on one line splits it): one pattern for each (`web/a/**, web/b/**`); `\\}` is the character itself'
+  ])
+  // On a line of its own the comma stays, and the braces would be characters.
+  expect(parsePaths('web/{a,b}/**\napi/**').problems).toEqual([
+    '`web/{a,b}/**` has braces, which are no alternatives in these patterns (and a comma on one line splits it): one pattern for each (`web/a/**, web/b/**`); `\\{` is the character itself'
+  ])
+  // The characters themselves, escaped, or where they cannot be YAML.
+  expect(matches("\\- 'x'", "- 'x'")).toBe(true)
+  expect(matches('notes/\\#1 draft.md', 'notes/#1 draft.md')).toBe(true)
+  expect(matches('notes/#1.md', 'notes/#1.md')).toBe(true)
+  expect(matches("it's/**", "it's/a")).toBe(true)
+  expect(matches('a/\\{b', 'a/{b')).toBe(true)
+})
+
+test("a pull request's file names cannot make matching slow: no backtracking over `**`", () => {
+  // A backtracking regular expression tries every split of the name between the `**`: with
+  // these, each file took seconds to hours (this test then ran past its time). The automaton
+  // reads each character once per state; the results are those of the patterns.
+  const crafted = [
+    ['**/src/**/test/**/*.ts', 'src/test/'.repeat(400) + 'x', false],
+    ['**/src/**/test/**/*.ts', 'src/test/'.repeat(400) + 'x.ts', true],
+    ['**a**a**a**b', 'a'.repeat(2000), false],
+    ['**a**a**a**b', 'a'.repeat(2000) + 'b', true],
+    ['**/docs/**/*.md', 'docs/'.repeat(800) + 'x', false]
+  ] as const
+  for (const [pattern, file, result] of crafted)
+    expect([pattern, matches(pattern, file)]).toEqual([pattern, result])
+})
+
+test('a value of only separators is named: it is not the same as no `paths`, which counts every pull request', () => {
+  expect(parsePaths(' , ').problems).toEqual([
+    'holds no pattern, only separators: give the paths that count (`web/**`), or leave `paths` out'
+  ])
+  expect(parsePaths('\n,\n').problems).toHaveLength(1)
+  expect(parsePaths('')).toEqual({ problems: [] })
+})

@@ -22,8 +22,9 @@ import type { ServiceClient } from '../client/client.js'
 import { ServiceError } from '../client/errors.js'
 import { listPullFiles, MAX_PULL_FILES, PULL_FILES_PERMISSION } from '../service/pull-files.js'
 import { firstLineOf } from '../shared/result.js'
+import { logLine } from '../shared/untrusted.js'
 import { list } from './references.js'
-import { describePaths, firstIncluded, type PathFilter } from './paths.js'
+import { describePaths, firstIncluded, plainPaths, type PathFilter } from './paths.js'
 
 export interface PathsContext {
   client: ServiceClient
@@ -58,6 +59,9 @@ export async function keepByPaths(ctx: PathsContext, numbers: number[]): Promise
   let reads = 0
   let stopped: string | undefined
   const unasked: number[] = []
+  // `web` written for the folder: it matches a file named `web` only (as on.push.paths reads it).
+  const plains = plainPaths(ctx.filter)
+  const folders = new Map<string, string>()
   for (const number of numbers) {
     let files: string[] | undefined = fromGit.get(number)
     let complete = true
@@ -83,6 +87,11 @@ export async function keepByPaths(ctx: PathsContext, numbers: number[]): Promise
         kept.push(number)
         continue
       }
+    }
+    for (const plain of plains) {
+      if (folders.has(plain.source)) continue
+      const inside = files.find(file => file.startsWith(`${plain.path}/`))
+      if (inside !== undefined) folders.set(plain.source, `#${number} changed ${shownFile(inside)}`)
     }
     if (firstIncluded(ctx.filter, files) !== undefined) {
       kept.push(number)
@@ -117,6 +126,11 @@ export async function keepByPaths(ctx: PathsContext, numbers: number[]): Promise
     )
   if (left.length > 0) parts.push(`left out ${list(left)}, which changed none`)
   outcome.notes.push(`paths: ${parts.join('; ')} (${how})`)
+  for (const [source, seen] of folders)
+    outcome.warnings.push(
+      `paths: \`${source}\` matches a file of that whole path only, and it is a folder (${seen}): ` +
+        `its files are \`${source}/**\`.`
+    )
   if (stopped) {
     outcome.warnings.push(
       `paths: ${stopped}. ${list(unasked)} count${unasked.length === 1 ? 's' : ''} without ` +
@@ -216,7 +230,11 @@ async function git(
   try {
     // Loaded when git is asked: most runs never start a process.
     const { getExecOutput } = await import('@actions/exec')
-    const result = await getExecOutput('git', args, {
+    // Every path from the root, wherever in the checkout git runs (the command line's folder),
+    // whatever a user's or the repository's `diff.relative` says; and no signature checks,
+    // whose words `log.showSignature` would print among the files.
+    const settings = ['-c', 'diff.relative=false', '-c', 'log.showSignature=false']
+    const result = await getExecOutput('git', [...settings, ...args], {
       cwd,
       silent: true,
       ignoreReturnCode: true,
@@ -227,4 +245,10 @@ async function git(
     // No git on the runner, or the folder is gone: the service is asked instead.
     return { ok: false, stdout: '' }
   }
+}
+
+/** A pull request's file name in the log: untrusted, so one line, and long ones cut. */
+function shownFile(file: string): string {
+  const chars = [...file]
+  return logLine(chars.length > 120 ? `${chars.slice(0, 120).join('')}…` : file)
 }

@@ -5,7 +5,8 @@
  * before it optional and `+` repeats it, `[a-z0-9]` is one of the characters or ranges listed,
  * `\` takes the next character as it is, and `!` first negates: the patterns are read in order
  * and the last one that matches a file says whether it is in. Dots are ordinary characters (`*`
- * matches `.env`). A path is matched whole, from the repository's root, case included.
+ * matches `.env`). A path is matched whole, from the repository's root, case included, by an
+ * automaton that reads each character once (a pull request's file names are untrusted).
  */
 import { hasControlCharacters } from '../shared/untrusted.js'
 
@@ -13,7 +14,8 @@ export interface PathPattern {
   /** as the user wrote it, `!` included */
   source: string
   negated: boolean
-  regex: RegExp
+  /** whether a file's whole path, from the repository's root, matches */
+  matches: (file: string) => boolean
 }
 
 /** The patterns in the order given; a file is in when the last pattern that matches it is not `!`. */
@@ -49,6 +51,11 @@ export function parsePaths(value: string): { filter?: PathFilter; problems: stri
         'first (`web/**`), then the ones to leave out (`!web/docs/**`)'
     )
   }
+  // `,` alone would turn the filter off: every service's pull requests would count.
+  if (problems.length === 0 && patterns.length === 0 && value.trim() !== '')
+    problems.push(
+      'holds no pattern, only separators: give the paths that count (`web/**`), or leave `paths` out'
+    )
   if (problems.length > 0 || patterns.length === 0) return { problems }
   return { filter: { patterns }, problems }
 }
@@ -57,7 +64,7 @@ export function parsePaths(value: string): { filter?: PathFilter; problems: stri
 export function pathIncluded(filter: PathFilter, file: string): boolean {
   let included = false
   for (const pattern of filter.patterns) {
-    if (pattern.negated === included && pattern.regex.test(file)) included = !pattern.negated
+    if (pattern.negated === included && pattern.matches(file)) included = !pattern.negated
   }
   return included
 }
@@ -66,6 +73,17 @@ export function pathIncluded(filter: PathFilter, file: string): boolean {
 export function firstIncluded(filter: PathFilter, files: Iterable<string>): string | undefined {
   for (const file of files) if (pathIncluded(filter, file)) return file
   return undefined
+}
+
+/**
+ * The patterns with no special character (`web`, `!web/docs`): each matches one file of that
+ * path, not a folder's files. Said when a pull request changed a file inside such a path.
+ */
+export function plainPaths(filter: PathFilter): { source: string; path: string }[] {
+  return filter.patterns.flatMap(p => {
+    const path = p.negated ? p.source.slice(1) : p.source
+    return /[*?+[\\]/.test(path) ? [] : [{ source: p.source, path }]
+  })
 }
 
 /** How the filter reads in the log: `web/**, !web/docs/**`. */
@@ -79,6 +97,8 @@ const RANGE_ENDS = [/[a-z]/, /[A-Z]/, /[0-9]/]
 /** One pattern compiled, or what is wrong with it (the caller names the pattern). */
 function compilePattern(given: string): PathPattern | string {
   if (hasControlCharacters(given)) return 'holds control characters'
+  const yaml = yamlLeftIn(given)
+  if (yaml) return yaml
   const negated = given.startsWith('!')
   const body = negated ? given.slice(1) : given
   if (body === '') return 'is `!` and nothing after it: name the paths to leave out'
@@ -89,53 +109,152 @@ function compilePattern(given: string): PathPattern | string {
     )
   if (body.endsWith('/'))
     return `ends with \`/\`, which no file does: a folder's files are \`${body}**\``
-  let regex = ''
-  // Whether the last thing written is one character or class that `?` or `+` may act on.
-  let quantifiable = false
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i] as string
+  const steps: Step[] = []
+  // Code points, as a file's name is read: `é?` makes the whole `é` optional.
+  const chars = [...body]
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i] as string
+    const last = steps[steps.length - 1]
     if (c === '*') {
-      if (body[i + 1] === '*') {
+      if (chars[i + 1] === '*') {
         // `**/` also matches no folder at all (`**/README.md` matches `README.md`).
-        if (body[i + 2] === '/') {
-          regex += '(?:.*/)?'
+        if (chars[i + 2] === '/') {
+          steps.push('folders')
           i += 2
         } else {
-          regex += '.*'
+          steps.push({ test: () => true, repeat: '*' })
           i += 1
         }
-      } else regex += '[^/]*'
-      quantifiable = false
+      } else steps.push({ test: x => x !== '/', repeat: '*' })
     } else if (c === '?' || c === '+') {
-      if (!quantifiable)
+      if (typeof last !== 'object' || last.repeat !== '')
         return (
           `has \`${c}\` after no character: \`${c}\` makes the character before it ` +
           `${c === '?' ? 'optional' : 'repeat'} (\`\\${c}\` is the character itself)`
         )
-      regex += c
-      quantifiable = false
+      last.repeat = c
     } else if (c === '[') {
-      const end = body.indexOf(']', i + 1)
+      const end = chars.indexOf(']', i + 1)
       if (end < 0) return 'has a `[` without its `]` (`\\[` is the character itself)'
-      const inside = body.slice(i + 1, end)
-      const set = classOf(inside)
+      const set = classOf(chars.slice(i + 1, end).join(''))
       if ('problem' in set) return set.problem
-      regex += set.regex
-      quantifiable = true
+      // One character against one class: no backtracking.
+      const one = new RegExp(`^${set.regex}$`, 'u')
+      steps.push({ test: x => one.test(x), repeat: '' })
       i = end
     } else if (c === '\\') {
-      const next = body[i + 1]
+      const next = chars[i + 1]
       if (next === undefined)
         return 'ends with a lone `\\`: `\\` takes the character after it as it is'
-      regex += escapeRegex(next)
-      quantifiable = true
+      steps.push({ test: x => x === next, repeat: '' })
       i += 1
-    } else {
-      regex += escapeRegex(c)
-      quantifiable = true
+    } else steps.push({ test: x => x === c, repeat: '' })
+  }
+  return { source: given, negated, matches: automaton(steps) }
+}
+
+/**
+ * What a pattern is read into: one character (of a test) with how often it repeats, or `**\/`
+ * (`folders`: none, or any run that ends in `/`). `*` is any character but `/`, repeated.
+ */
+type Step = { test: (c: string) => boolean; repeat: '' | '?' | '+' | '*' } | 'folders'
+
+/** A node of the automaton: one that reads a character its test takes, or one that reads none. */
+interface Node {
+  test?: (c: string) => boolean
+  out: number[]
+}
+
+/**
+ * The steps as an automaton run over all its states at once, not a regular expression: a file's
+ * name comes from a pull request, and a backtracking match of `**\/src/**\/test/**` against a
+ * long crafted name takes seconds; this reads each character once per state.
+ */
+function automaton(steps: Step[]): (file: string) => boolean {
+  const nodes: Node[] = [{ out: [] }]
+  const add = (node: Node): number => nodes.push(node) - 1
+  let next = 0
+  for (const step of [...steps].reverse()) {
+    if (step === 'folders') {
+      // none (straight on), or any run then `/`
+      const slash = add({ test: c => c === '/', out: [next] })
+      const loop = add({ out: [] })
+      nodes[loop]?.out.push(add({ test: () => true, out: [loop] }), slash)
+      next = add({ out: [loop, next] })
+    } else if (step.repeat === '') next = add({ test: step.test, out: [next] })
+    else if (step.repeat === '?') next = add({ out: [add({ test: step.test, out: [next] }), next] })
+    else {
+      const loop = add({ out: [] })
+      const one = add({ test: step.test, out: [loop] })
+      nodes[loop]?.out.push(one, next)
+      next = step.repeat === '+' ? one : loop
     }
   }
-  return { source: given, negated, regex: new RegExp(`^${regex}$`, 'u') }
+  const start = next
+  // The states reached, each once: `mark[id]` is the last character at which `id` was added.
+  const mark = new Int32Array(nodes.length)
+  const reach = (id: number, at: number, into: number[]): void => {
+    if (mark[id] === at) return
+    mark[id] = at
+    const node = nodes[id] as Node
+    if (node.test) into.push(id)
+    else if (id === 0) into.push(0)
+    else for (const to of node.out) reach(to, at, into)
+  }
+  return file => {
+    mark.fill(0)
+    let at = 1
+    let states: number[] = []
+    reach(start, at, states)
+    for (const c of file) {
+      at += 1
+      const moved: number[] = []
+      for (const id of states) {
+        const node = nodes[id] as Node
+        if (node.test?.(c)) for (const to of node.out) reach(to, at, moved)
+      }
+      if (moved.length === 0) return false
+      states = moved
+    }
+    return states.includes(0)
+  }
+}
+
+/**
+ * `on.push.paths` is a YAML list of quoted patterns, often commented: pasted into `paths: |`,
+ * its dashes, quotes and comments would be characters of the patterns, which then match no file
+ * and leave every pull request out without a word. Each is named; `\` keeps the character.
+ */
+function yamlLeftIn(given: string): string | undefined {
+  const leaveOut = 'which starts no comment inside the value: leave the comment out'
+  if (given.startsWith('- '))
+    return (
+      'starts with `- `, a YAML list item: in `paths` give one pattern a line, without `- ` or ' +
+      'quotes (`\\-` is the character itself)'
+    )
+  const quote = given[0]
+  if ((quote === "'" || quote === '"') && given.length > 1 && given.endsWith(quote))
+    return (
+      'is in quotes, which are characters of the pattern here: write it without them ' +
+      `(\`${given.slice(1, -1)}\`)`
+    )
+  if (given.startsWith('#'))
+    return `starts with \`#\`, ${leaveOut} (\`\\#\` is the character itself)`
+  if (/\s#/.test(given))
+    return `has a \`#\` after a space, ${leaveOut} (\`\\#\` is the character itself)`
+  // `web/{a,b}/**`: on one line its comma splits it into two patterns, one brace each; on its
+  // own line the braces would be characters.
+  const unescaped = given.replace(/\\./g, '')
+  const opens = (unescaped.match(/\{/g) ?? []).length
+  const closes = (unescaped.match(/\}/g) ?? []).length
+  if (opens !== closes || /\{[^}]*,[^}]*\}/.test(unescaped)) {
+    const brace = opens < closes ? '}' : '{'
+    return (
+      'has braces, which are no alternatives in these patterns (and a comma on one line splits ' +
+      `it): one pattern for each (\`web/a/**, web/b/**\`); \`\\${brace}\` is the character itself`
+    )
+  }
+  return undefined
 }
 
 function classOf(inside: string): { regex: string } | { problem: string } {
@@ -162,10 +281,6 @@ function classOf(inside: string): { regex: string } | { problem: string } {
     } else out += escapeClass(c)
   }
   return { regex: `[${out}]` }
-}
-
-function escapeRegex(c: string): string {
-  return /[.*+?^${}()|[\]\\/]/.test(c) ? `\\${c}` : c
 }
 
 function escapeClass(c: string): string {
