@@ -47,7 +47,7 @@ test('before its first request the action loads no node:http, node:assert, fs/pr
   expect(waiting.filter(name => loaded.includes(name))).toEqual([])
 })
 
-test('the action is two files, at most 400 kB together: bad input reads only the first, without undici', async () => {
+test('the action is two files, at most 425 kB together: bad input reads only the first, without undici', async () => {
   const dist = join(projectRoot(), 'dist')
   // Two modules for the ES module loader to resolve, read and link before the first request (it
   // was five); what a run needs only once its inputs are sound is evaluated then, not at load.
@@ -61,8 +61,10 @@ test('the action is two files, at most 400 kB together: bad input reads only the
   // 364 kB with the redaction point, the one safe-text module and the release-tools rules; 374 kB
   // with `paths` (its glob matcher, each pull request's files from git or the service, their
   // messages: 7.6 kB); 5.5 kB more with the job summary's what and where, its fixes and the
-  // grouped annotations (issue 45).
-  expect(size('index.js') + size('undici.js')).toBeLessThanOrEqual(400_000)
+  // grouped annotations (issue 45); 409 kB with the pacing under GitHub's hourly limits, the
+  // streaming kubectl reader, the previous deployment and backports (issues 43 and 44; the cold
+  // start it costs is docs/performance.md's).
+  expect(size('index.js') + size('undici.js')).toBeLessThanOrEqual(425_000)
   expect(readFileSync(join(dist, 'index.js'), 'utf8')).not.toMatch(/undici\.error\.UND_ERR/)
 
   // Without dist/undici.js, bad input is answered all the same; a sound run needs the file.

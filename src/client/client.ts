@@ -287,7 +287,11 @@ export class ServiceClient {
         { cause, resetAt }
       ]
       const details = { ...request, ...why, serviceMessage, waitMs, attempts: attempts + 1 }
-      await this.waits.wait(details, which)
+      await this.waits.wait(details, which).catch((error: unknown) => {
+        // out of time: what was sent before may have been applied all the same (settle-state.ts)
+        if (error instanceof ServiceError) Object.assign(error, { unanswered, serverErrors })
+        throw error
+      })
       if (!rateLimited) {
         retriesMade++
         if (options.lostAnswer)
