@@ -1,0 +1,33 @@
+/**
+ * The job summary's cluster part against what a hostile or odd service can answer: a cause of its
+ * own for each deployment, a job id or status holding `|`. Rendered as GitHub does (cmark-gfm).
+ */
+import { cmarkGfmMissing, linkableIn, renderGfm, textOf } from '../../__fixtures__/gfm.js'
+import { emptyResult, type RunResult } from '../../src/shared/result.js'
+import { renderSummary } from '../../src/step/report.js'
+
+beforeAll(() => {
+  const missing = cmarkGfmMissing()
+  if (missing) throw new Error(missing)
+})
+
+const result = (over: Partial<RunResult>): RunResult => ({
+  ...emptyResult(false, { reads: 1, writes: 1 }),
+  ...over
+})
+const about = { org: 'acme', cluster: { name: 'prod', environment: 'production', items: [] } }
+
+test('300 deployments each rejected for a cause of its own: the causes list shows 100 and says where the rest are', () => {
+  const deploymentErrors = Array.from({ length: 300 }, (_, i) => ({
+    cause: `cause-${i}`,
+    deployment: { deployment_name: `d-${i}`, name: 'img', digest: `sha256:${'0'.repeat(64)}` }
+  }))
+  const summary = renderSummary(
+    result({ deploymentErrors, jobId: 1, jobStatus: 'completed' }),
+    about
+  )
+  const causeLines = summary.split('\n').filter(l => /^- \d+ `cause-\d+`:/.test(l))
+  expect(causeLines).toHaveLength(100)
+  expect(summary).toContain('- ... and 200 more causes in the `errors` output and the log')
+  expect(linkableIn(renderGfm(summary))).toEqual([])
+})
