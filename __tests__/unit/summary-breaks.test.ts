@@ -31,3 +31,11 @@ test('300 deployments each rejected for a cause of its own: the causes list show
   expect(summary).toContain('- ... and 200 more causes in the `errors` output and the log')
   expect(linkableIn(renderGfm(summary))).toEqual([])
 })
+
+test('a job id and status holding `|` read as the service gave them, outside a table', () => {
+  const html = renderGfm(
+    renderSummary(result({ jobId: 'job|7' as unknown as number, jobStatus: 'done|failed' }), about)
+  )
+  expect(textOf(html)).toContain('Cluster job job|7: done|failed.')
+  expect(linkableIn(html)).toEqual([])
+})

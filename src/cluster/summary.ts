@@ -1,9 +1,9 @@
 import {
   MAX_SUMMARY_ROWS,
-  cell,
   code,
   codeCell,
   firstRows,
+  inline,
   moreInOutput,
   stepWords
 } from '../runner/markdown.js'
@@ -19,7 +19,7 @@ export function clusterSection(result: RunResult): string[] {
   const out: string[] = []
   if (result.jobId !== undefined) {
     out.push(
-      `Cluster job **${cell(String(result.jobId))}**: ${cell(result.jobStatus ?? 'unknown')}.`,
+      `Cluster job **${inline(String(result.jobId))}**: ${inline(result.jobStatus ?? 'unknown')}.`,
       ''
     )
   }
