@@ -39,3 +39,10 @@ test('a job id and status holding `|` read as the service gave them, outside a t
   expect(textOf(html)).toContain('Cluster job job|7: done|failed.')
   expect(linkableIn(html)).toEqual([])
 })
+
+test('a cluster with no deployments (allow-empty-cluster) sends nothing: titled "Nothing recorded", saying so', () => {
+  const html = renderGfm(renderSummary(emptyResult(false, { reads: 0, writes: 0 }), about))
+  expect(html).toMatch(/^<h2>Nothing recorded<\/h2>/)
+  expect(textOf(html)).toContain('Cluster prod has no deployments to record: nothing was sent.')
+  expect(linkableIn(html)).toEqual([])
+})

@@ -7,6 +7,7 @@ import { labelsSection, labelsTitle } from '../labels/summary.js'
 import {
   MAX_SUMMARY_ROWS,
   cell,
+  code,
   codeCell,
   firstRows,
   inline,
@@ -81,6 +82,8 @@ export function summaryTitle(result: RunResult, about: SummaryAbout): string {
   if (result.dryRun)
     return `Dry run: ${result.failures.length > 0 ? 'previewed in part' : 'previewed'}, nothing was written`
   if (result.labelsOnly) return labelsTitle(result)
+  // A cluster with no deployments (`allow-empty-cluster: true`) sends nothing: nothing recorded.
+  if (result.requests.writes === 0 && !somethingRecorded(result, about)) return 'Nothing recorded'
   if (result.failures.length === 0 && result.deploymentErrors.length === 0)
     return 'Deployment recorded'
   return somethingRecorded(result, about) ? 'Deployment recorded in part' : 'Nothing recorded'
@@ -130,6 +133,11 @@ export function renderSummary(
     )
   }
 
+  if (about.cluster?.items.length === 0 && !result.dryRun)
+    out.push(
+      `Cluster ${code(about.cluster.name)} has no deployments to record: nothing was sent.`,
+      ''
+    )
   if (result.dryRun) out.push(...previewSection(result))
   else out.push(...recordsSection(result, about), ...clusterSection(result))
   out.push(...decommissionedSection(result), ...labelsSection(result))
