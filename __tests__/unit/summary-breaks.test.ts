@@ -46,3 +46,19 @@ test('a cluster with no deployments (allow-empty-cluster) sends nothing: titled 
   expect(textOf(html)).toContain('Cluster prod has no deployments to record: nothing was sent.')
   expect(linkableIn(html)).toEqual([])
 })
+
+test('labels to apply and no pull request found: not titled "Labels applied", and the summary says none was found', () => {
+  const labelsOnly = { ...emptyResult(false), labelsOnly: true }
+  const about = {
+    org: 'acme',
+    repository: { owner: 'acme', name: 'web' },
+    labels: { add: ['deployed'], remove: [] }
+  }
+  const text = textOf(renderGfm(renderSummary(labelsOnly, about)))
+  expect(text).toMatch(/^No labels applied: no issue or pull request found\n/)
+  expect(text).toContain('No issue or pull request was found to label: the log says why.')
+  // one labeled, or one failed: the usual titles
+  const one = { ...labelsOnly, labeled: [{ number: 3, added: ['deployed'], removed: [] }] }
+  expect(renderSummary(one, about)).toMatch(/^## Labels applied$/m)
+  expect(renderSummary(one, about)).not.toContain('No issue or pull request was found')
+})

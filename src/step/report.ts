@@ -3,7 +3,7 @@ import { describeCuts } from './outputs.js'
 import type { Inputs } from './parse-inputs.js'
 import type { LabelChange, PreviewRequest, RunResult, StepFailure } from '../shared/result.js'
 import { clusterSection, decommissionedSection } from '../cluster/summary.js'
-import { labelsSection, labelsTitle } from '../labels/summary.js'
+import { NOTHING_TO_LABEL, labelsSection, labelsTitle, nothingToLabel } from '../labels/summary.js'
 import {
   MAX_SUMMARY_ROWS,
   cell,
@@ -141,6 +141,7 @@ export function renderSummary(
   if (result.dryRun) out.push(...previewSection(result))
   else out.push(...recordsSection(result, about), ...clusterSection(result))
   out.push(...decommissionedSection(result), ...labelsSection(result))
+  if (about.labels && nothingToLabel(result)) out.push(NOTHING_TO_LABEL, '')
 
   if (result.failures.length > 0 && !result.cancelled) {
     out.push(
