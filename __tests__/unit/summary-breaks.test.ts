@@ -62,3 +62,18 @@ test('labels to apply and no pull request found: not titled "Labels applied", an
   expect(renderSummary(one, about)).toMatch(/^## Labels applied$/m)
   expect(renderSummary(one, about)).not.toContain('No issue or pull request was found')
 })
+
+test('a run cancelled before its labels does not say that no pull request was found', () => {
+  const about = {
+    org: 'acme',
+    repository: { owner: 'acme', name: 'web' },
+    labels: { add: ['deployed'], remove: [] }
+  }
+  const cancelled = {
+    ...emptyResult(false),
+    labelsOnly: true,
+    cancelled: 'SIGTERM',
+    notAttempted: ['labels']
+  }
+  expect(renderSummary(cancelled, about)).not.toContain('No issue or pull request was found')
+})

@@ -12,8 +12,10 @@ export function labelsTitle(result: RunResult): string {
 /** Labels were to be applied and no issue or pull request was found (nor failed) to apply them to. */
 export function nothingToLabel(result: RunResult): boolean {
   return (
+    !result.cancelled &&
     result.labeled.length === 0 &&
     result.failures.length === 0 &&
+    result.notAttempted.length === 0 &&
     !result.preview.some(p => p.labels)
   )
 }
