@@ -77,3 +77,21 @@ test('a run cancelled before its labels does not say that no pull request was fo
   }
   expect(renderSummary(cancelled, about)).not.toContain('No issue or pull request was found')
 })
+
+test('a value holding a run of 80 or more backticks stays code: no mention, link, image or HTML', () => {
+  const evil = (n: number) =>
+    `@octocat ${'`'.repeat(n)} <img src=https://evil.example/p.png> [x](https://evil.example) #12`
+  for (const n of [79, 80, 81, 200]) {
+    const deploymentErrors = [
+      {
+        cause: evil(n),
+        deployment: { deployment_name: evil(n), name: evil(n), digest: `sha256:${'0'.repeat(64)}` }
+      }
+    ]
+    const summary = renderSummary(result({ deploymentErrors, jobId: 1, jobStatus: evil(n) }), about)
+    const html = renderGfm(summary)
+    expect(linkableIn(html)).toEqual([])
+    // the text as given, backticks and all
+    expect(textOf(html)).toContain(`Cluster job 1: ${evil(n)}.`)
+  }
+})

@@ -97,6 +97,9 @@ export function stepWords(text: string, table = false): string {
     .join('')
 }
 
+/** The longest backtick string cmark-gfm reads as a code span's fence. */
+const MAX_FENCE = 80
+
 /**
  * A value the step does not own as inline code, whole (names, label names, paths, digests):
  * literal inside the backticks, which are longer than any run of them in the value; control
@@ -104,6 +107,15 @@ export function stepWords(text: string, table = false): string {
  */
 export function code(text: string, table = false): string {
   const shown = table ? showControls(text).replace(/\|/g, '\\|') : showControls(text)
+  // cmark-gfm takes no backtick string longer than MAX_FENCE as a code span's fence: a value with
+  // a run of MAX_FENCE backticks would leave its text live Markdown. Such runs are shown as escaped
+  // backticks between code spans.
+  const parts = shown.split(new RegExp(`(\`{${MAX_FENCE},})`))
+  return parts.map((part, i) => (i % 2 === 1 ? part.replace(/`/g, '\\`') : span(part))).join('')
+}
+
+/** `shown` (holding no run of MAX_FENCE backticks) as one code span. */
+function span(shown: string): string {
   if (shown === '') return ''
   const longest = Math.max(0, ...[...shown.matchAll(/`+/g)].map(m => m[0].length))
   const fence = '`'.repeat(longest + 1)
