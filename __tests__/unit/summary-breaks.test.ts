@@ -3,7 +3,8 @@
  * own for each deployment, a job id or status holding `|`. Rendered as GitHub does (cmark-gfm).
  */
 import { cmarkGfmMissing, linkableIn, renderGfm, textOf } from '../../__fixtures__/gfm.js'
-import { emptyResult, type RunResult } from '../../src/shared/result.js'
+import { ServiceError, permissionHint } from '../../src/client/errors.js'
+import { emptyResult, failureOf, type RunResult } from '../../src/shared/result.js'
 import { renderSummary } from '../../src/step/report.js'
 
 beforeAll(() => {
@@ -93,5 +94,27 @@ test('a value holding a run of 80 or more backticks stays code: no mention, link
     expect(linkableIn(html)).toEqual([])
     // the text as given, backticks and all
     expect(textOf(html)).toContain(`Cluster job 1: ${evil(n)}.`)
+  }
+})
+
+test('a hint quoting what a service sent (its x-accepted-github-permissions) makes no mention or link, whatever backticks it holds', () => {
+  const path = '/orgs/acme/artifacts/metadata/deployment-record'
+  for (const header of [
+    '@octocat www.evil.example``@octocat `x',
+    ' x`` `@octocat`x',
+    ':@octocat``````x '
+  ]) {
+    const error = new ServiceError({
+      method: 'POST',
+      path,
+      status: 403,
+      serviceMessage: 'Forbidden',
+      hint: permissionHint('POST', path, 403, header)
+    })
+    const html = renderGfm(
+      renderSummary(result({ failures: [failureOf('deployment record', error)] }), { org: 'acme' })
+    )
+    expect(textOf(html)).toContain('Fix: The step needs the permission')
+    expect(linkableIn(html)).toEqual([])
   }
 })

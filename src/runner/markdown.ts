@@ -91,10 +91,15 @@ export function inline(text: string): string {
  * which may quote values it does not own: each backtick-quoted part as code, the rest as `inline`.
  */
 export function stepWords(text: string, table = false): string {
-  return text
+  const pieces = text
     .split(/`([^`\n]+)`/)
     .map((part, i) => (i % 2 === 1 ? code(part, table) : inert(part, table)))
-    .join('')
+  // Two code spans that touch would fuse into one longer backtick string (a quoted value against
+  // a quote of text the step does not own): a space keeps them apart.
+  return pieces.reduce(
+    (joined, piece) => joined + (joined.endsWith('`') && piece.startsWith('`') ? ' ' : '') + piece,
+    ''
+  )
 }
 
 /** The longest backtick string cmark-gfm reads as a code span's fence. */
