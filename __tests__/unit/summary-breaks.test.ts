@@ -118,3 +118,29 @@ test('a hint quoting what a service sent (its x-accepted-github-permissions) mak
     expect(linkableIn(html)).toEqual([])
   }
 })
+
+test('a run cancelled after finding a pull request already labeled, with no write sent, is not titled "recorded in part"', () => {
+  const labelsAbout = {
+    org: 'acme',
+    repository: { owner: 'acme', name: 'web' },
+    labels: { add: ['deployed'], remove: [] }
+  }
+  const cancelled: RunResult = {
+    ...emptyResult(false, { reads: 2, writes: 0 }),
+    labelsOnly: true,
+    cancelled: 'SIGTERM',
+    labeled: [{ number: 1, added: [], removed: [] }],
+    done: ['pull request #1 already labeled'],
+    notAttempted: ['pull request #2']
+  }
+  const summary = renderSummary(cancelled, labelsAbout)
+  expect(summary).toMatch(/^## Cancelled \(SIGTERM\): nothing was written$/m)
+  expect(summary).not.toContain('Written before the cancel')
+  // a write sent and done: recorded in part, as before
+  const wrote = {
+    ...cancelled,
+    requests: { reads: 2, writes: 1 },
+    done: ['storage record ghcr.io/acme/web']
+  }
+  expect(renderSummary(wrote, labelsAbout)).toMatch(/^## Cancelled \(SIGTERM\): recorded in part$/m)
+})

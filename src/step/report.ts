@@ -78,7 +78,7 @@ export function failureReport(result: RunResult): string {
  */
 export function summaryTitle(result: RunResult, about: SummaryAbout): string {
   if (result.cancelled)
-    return `Cancelled (${result.cancelled}): ${result.done.length > 0 ? 'recorded in part' : 'nothing was written'}`
+    return `Cancelled (${result.cancelled}): ${wroteBeforeCancel(result) ? 'recorded in part' : 'nothing was written'}`
   if (result.dryRun)
     return `Dry run: ${result.failures.length > 0 ? 'previewed in part' : 'previewed'}, nothing was written`
   if (result.labelsOnly) return labelsTitle(result)
@@ -87,6 +87,11 @@ export function summaryTitle(result: RunResult, about: SummaryAbout): string {
   if (result.failures.length === 0 && result.deploymentErrors.length === 0)
     return 'Deployment recorded'
   return somethingRecorded(result, about) ? 'Deployment recorded in part' : 'Nothing recorded'
+}
+
+/** Done before a cancel, and a write among it: an issue found already labeled is done, not written. */
+function wroteBeforeCancel(result: RunResult): boolean {
+  return result.done.length > 0 && result.requests.writes > 0
 }
 
 /** Whether any record was written (a skipped cluster deployment is not), or any label changed. */
@@ -120,7 +125,13 @@ export function renderSummary(
       `The run was cancelled (${result.cancelled}) and stopped at the next safe point.`,
       '',
       ...(result.done.length > 0
-        ? ['Written before the cancel:', ...firstRows(result.done, d => `- ${inline(d)}`), '']
+        ? [
+            wroteBeforeCancel(result)
+              ? 'Written before the cancel:'
+              : 'Done before the cancel (no write was sent):',
+            ...firstRows(result.done, d => `- ${inline(d)}`),
+            ''
+          ]
         : []),
       'Not written:',
       ...firstRows(
