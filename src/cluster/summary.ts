@@ -1,8 +1,9 @@
 import {
   MAX_SUMMARY_ROWS,
-  cell,
   code,
   codeCell,
+  firstRows,
+  inline,
   moreInOutput,
   stepWords
 } from '../runner/markdown.js'
@@ -18,14 +19,20 @@ export function clusterSection(result: RunResult): string[] {
   const out: string[] = []
   if (result.jobId !== undefined) {
     out.push(
-      `Cluster job **${cell(String(result.jobId))}**: ${cell(result.jobStatus ?? 'unknown')}.`,
+      `Cluster job **${inline(String(result.jobId))}**: ${inline(result.jobStatus ?? 'unknown')}.`,
       ''
     )
   }
   if (result.deploymentErrors.length > 0) {
     out.push(`### Not recorded (${result.deploymentErrors.length})`, '')
-    for (const [cause, group] of byCause(result.deploymentErrors))
-      out.push(`- ${group.length} ${code(cause)}: ${stepWords(whatToDo(cause))}`)
+    // A service may give each deployment a cause of its own: the causes are a list cut like any.
+    out.push(
+      ...firstRows(
+        [...byCause(result.deploymentErrors)],
+        ([cause, group]) => `- ${group.length} ${code(cause)}: ${stepWords(whatToDo(cause))}`,
+        'causes in the `errors` output and the log'
+      )
+    )
     out.push('', '| Deployment | Artifact | Cause |', '|---|---|---|')
     for (const e of result.deploymentErrors.slice(0, MAX_SUMMARY_ROWS)) {
       const d = e.deployment ?? {}

@@ -4,9 +4,24 @@ import { leadTimeLine } from './lead-time.js'
 
 /** A run with only labels to apply is titled by what it did to them, never "Deployment recorded". */
 export function labelsTitle(result: RunResult): string {
+  if (nothingToLabel(result)) return 'No labels applied: no issue or pull request found'
   if (result.failures.length === 0) return 'Labels applied'
   return result.labeled.length > 0 ? 'Labels applied in part' : 'Labels not applied'
 }
+
+/** Labels were to be applied and no issue or pull request was found (nor failed) to apply them to. */
+export function nothingToLabel(result: RunResult): boolean {
+  return (
+    !result.cancelled &&
+    result.labeled.length === 0 &&
+    result.failures.length === 0 &&
+    result.notAttempted.length === 0 &&
+    !result.preview.some(p => p.labels)
+  )
+}
+
+/** The line that says no target was found: the log says why (a warning when a setting would find some). */
+export const NOTHING_TO_LABEL = 'No issue or pull request was found to label: the log says why.'
 
 /**
  * The job summary's labels: each issue and pull request with what was added and removed, then the

@@ -91,11 +91,19 @@ export function inline(text: string): string {
  * which may quote values it does not own: each backtick-quoted part as code, the rest as `inline`.
  */
 export function stepWords(text: string, table = false): string {
-  return text
+  const pieces = text
     .split(/`([^`\n]+)`/)
     .map((part, i) => (i % 2 === 1 ? code(part, table) : inert(part, table)))
-    .join('')
+  // Two code spans that touch would fuse into one longer backtick string (a quoted value against
+  // a quote of text the step does not own): a space keeps them apart.
+  return pieces.reduce(
+    (joined, piece) => joined + (joined.endsWith('`') && piece.startsWith('`') ? ' ' : '') + piece,
+    ''
+  )
 }
+
+/** The longest backtick string cmark-gfm reads as a code span's fence. */
+const MAX_FENCE = 80
 
 /**
  * A value the step does not own as inline code, whole (names, label names, paths, digests):
@@ -104,6 +112,15 @@ export function stepWords(text: string, table = false): string {
  */
 export function code(text: string, table = false): string {
   const shown = table ? showControls(text).replace(/\|/g, '\\|') : showControls(text)
+  // cmark-gfm takes no backtick string longer than MAX_FENCE as a code span's fence: a value with
+  // a run of MAX_FENCE backticks would leave its text live Markdown. Such runs are shown as escaped
+  // backticks between code spans.
+  const parts = shown.split(new RegExp(`(\`{${MAX_FENCE},})`))
+  return parts.map((part, i) => (i % 2 === 1 ? part.replace(/`/g, '\\`') : span(part))).join('')
+}
+
+/** `shown` (holding no run of MAX_FENCE backticks) as one code span. */
+function span(shown: string): string {
   if (shown === '') return ''
   const longest = Math.max(0, ...[...shown.matchAll(/`+/g)].map(m => m[0].length))
   const fence = '`'.repeat(longest + 1)

@@ -3,10 +3,11 @@ import { describeCuts } from './outputs.js'
 import type { Inputs } from './parse-inputs.js'
 import type { LabelChange, PreviewRequest, RunResult, StepFailure } from '../shared/result.js'
 import { clusterSection, decommissionedSection } from '../cluster/summary.js'
-import { labelsSection, labelsTitle } from '../labels/summary.js'
+import { NOTHING_TO_LABEL, labelsSection, labelsTitle, nothingToLabel } from '../labels/summary.js'
 import {
   MAX_SUMMARY_ROWS,
   cell,
+  code,
   codeCell,
   firstRows,
   inline,
@@ -86,13 +87,20 @@ export function failureReport(result: RunResult): string {
  */
 export function summaryTitle(result: RunResult, about: SummaryAbout): string {
   if (result.cancelled)
-    return `Cancelled (${result.cancelled}): ${result.done.length > 0 ? 'recorded in part' : 'nothing was written'}`
+    return `Cancelled (${result.cancelled}): ${wroteBeforeCancel(result) ? 'recorded in part' : 'nothing was written'}`
   if (result.dryRun)
     return `Dry run: ${result.failures.length > 0 ? 'previewed in part' : 'previewed'}, nothing was written`
   if (result.labelsOnly) return labelsTitle(result)
+  // A cluster with no deployments (`allow-empty-cluster: true`) sends nothing: nothing recorded.
+  if (result.requests.writes === 0 && !somethingRecorded(result, about)) return 'Nothing recorded'
   if (result.failures.length === 0 && result.deploymentErrors.length === 0)
     return 'Deployment recorded'
   return somethingRecorded(result, about) ? 'Deployment recorded in part' : 'Nothing recorded'
+}
+
+/** Done before a cancel, and a write among it: an issue found already labeled is done, not written. */
+function wroteBeforeCancel(result: RunResult): boolean {
+  return result.done.length > 0 && result.requests.writes > 0
 }
 
 /** Whether any record was written (a skipped cluster deployment is not), or any label changed. */
@@ -126,7 +134,13 @@ export function renderSummary(
       `The run was cancelled (${result.cancelled}) and stopped at the next safe point.`,
       '',
       ...(result.done.length > 0
-        ? ['Written before the cancel:', ...firstRows(result.done, d => `- ${inline(d)}`), '']
+        ? [
+            wroteBeforeCancel(result)
+              ? 'Written before the cancel:'
+              : 'Done before the cancel (no write was sent):',
+            ...firstRows(result.done, d => `- ${inline(d)}`),
+            ''
+          ]
         : []),
       'Not written:',
       ...firstRows(
@@ -139,9 +153,15 @@ export function renderSummary(
     )
   }
 
+  if (about.cluster?.items.length === 0 && !result.dryRun)
+    out.push(
+      `Cluster ${code(about.cluster.name)} has no deployments to record: nothing was sent.`,
+      ''
+    )
   if (result.dryRun) out.push(...previewSection(result))
   else out.push(...recordsSection(result, about), ...clusterSection(result))
   out.push(...decommissionedSection(result), ...labelsSection(result))
+  if (about.labels && nothingToLabel(result)) out.push(NOTHING_TO_LABEL, '')
 
   if (result.failures.length > 0 && !result.cancelled) {
     out.push(
