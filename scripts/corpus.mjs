@@ -18,6 +18,11 @@
  * --tags REGEX  which tags are the repository's releases (default: any version tag); the test
  *               pushes those (the other version tags of the window are there, not pushed)
  * --until TAG   the window ends at TAG (default: the newest release tag)
+ * --changelog FILE  also keep the changelog's truth, the lookup the pull request refs answer
+ *               and the changelog pull requests' titles (scripts/corpus-truth.mjs), with
+ *               --changelog-format towncrier|markdown (default markdown), --changelog-prefix P
+ *               (a version's tag is P + version; default `v`) and --changelog-at REF (the commit
+ *               the file is read at; default the newest release tag)
  *
  * The window is the union of `git rev-list <previous>..<tag>` (plus both ends) over the kept
  * tags; parents outside it are dropped. The previous release of a tag is computed here as the
@@ -27,6 +32,7 @@
  */
 import { execFileSync } from 'node:child_process'
 import { gzipSync } from 'node:zlib'
+import { changelogTruth, lookupsOf, pullRefs, titlesOf } from './corpus-truth.mjs'
 
 const [mirror, repo, ...rest] = process.argv.slice(2)
 if (!mirror || !repo || !/^[\w.-]+\/[\w.-]+$/.test(repo)) {
@@ -284,6 +290,43 @@ for (const [previous, tag] of pairs) {
     )
 }
 
+// --- from outside the subjects (issue 43): the changelog, the pull request refs, titles
+const changelog = option('--changelog', undefined)
+let outside = {}
+if (changelog !== undefined) {
+  const refs = pullRefs(git)
+  const truth = changelogTruth(
+    git,
+    {
+      file: changelog,
+      at: option('--changelog-at', newest[newest.length - 1].name),
+      format: option('--changelog-format', 'markdown'),
+      prefix: option('--changelog-prefix', 'v')
+    },
+    new Set(kept.map(t => t.name)),
+    refs
+  )
+  const listed = [...new Set(Object.values(truth.versions).flat())]
+  const base = branchIndex(head)
+  for (const n of listed) if (!pulls.has(n)) pulls.set(n, [n, base, `pull-${n}`])
+  const lookup = lookupsOf(records, index, refs)
+  for (const n of new Set(lookup.flatMap(([, ns]) => ns)))
+    if (!pulls.has(n)) pulls.set(n, [n, null, `pull-${n}`])
+  // each pull request head the window holds, for the service's `head.sha`
+  const heads = records.flatMap(([sha], i) =>
+    (refs.bySha.get(sha) ?? []).flatMap(n => (refs.heads.has(n) ? [[n, i]] : []))
+  )
+  outside = {
+    truth,
+    /** [commit index, the pull requests the lookup answers] */
+    lookup,
+    /** [number, the index of its head commit] */
+    heads,
+    /** number to title: the changelog's pull requests, from the default branch's subjects */
+    titles: titlesOf(git, listed, floor - 86400 * 365)
+  }
+}
+
 const mirrorHead = git('rev-parse', 'HEAD').trim()
 const fixture = {
   repo,
@@ -304,7 +347,8 @@ const fixture = {
   /** [number, base branch index, head branch] */
   pulls: [...pulls.values()].sort((a, b) => a[0] - b[0]),
   /** [squash commit index, the commit of the same tree it squashed (its pull request's head)] */
-  twins
+  twins,
+  ...outside
 }
 const json = JSON.stringify(fixture)
 process.stdout.write(gzipSync(json, { level: 9 }))

@@ -1,0 +1,154 @@
+/**
+ * What scripts/corpus.mjs adds to a fixture from outside the commit subjects (issue 43):
+ *
+ * - `truth`: the pull request numbers a project's own changelog lists per version (a towncrier
+ *   `CHANGES.rst`, a Markdown `CHANGELOG.md`), with the file and the commit it was read at; only
+ *   the numbers the mirror has a pull request ref for (`refs/pull/N/head`) count: a changelog
+ *   names issues too (`:issue:` of towncrier is either).
+ * - `lookup`: what the service's commit-to-pull-request lookup answers, from the mirror's
+ *   `refs/pull/N/head` and `refs/pull/N/merge` alone: a commit that is a pull request's head (or
+ *   its test merge) is that pull request's, and so is a merge whose second parent is a pull
+ *   request's head, with the commits that parent adds over the first. A squash commit is known to
+ *   the service by the pull request's `merge_commit_sha`, which no ref keeps: the lookup does not
+ *   answer it (its subject names it).
+ * - `titles`: the title of each changelog pull request, from the default branch's subject that
+ *   names it (`Title (#N)`), for a lookup by title.
+ */
+
+/** `refs/pull/N/head` and `refs/pull/N/merge`: sha to the numbers of the pull requests. */
+export function pullRefs(git) {
+  const bySha = new Map()
+  const heads = new Set()
+  for (const line of git('for-each-ref', '--format=%(objectname) %(refname)', 'refs/pull').split(
+    '\n'
+  )) {
+    const m = /^([0-9a-f]+) refs\/pull\/(\d+)\/(head|merge)$/.exec(line)
+    if (!m) continue
+    const n = Number(m[2])
+    if (m[3] === 'head') heads.add(n)
+    bySha.set(m[1], [...new Set([...(bySha.get(m[1]) ?? []), n])])
+  }
+  return { bySha, heads }
+}
+
+/** [commit index, numbers] for every window commit the refs tie to a pull request. */
+export function lookupsOf(records, index, refs) {
+  const answers = new Map()
+  const add = (i, n) => answers.set(i, [...new Set([...(answers.get(i) ?? []), n])])
+  const parentsOf = i =>
+    records[i][1]
+      .split(' ')
+      .filter(p => index.has(p))
+      .map(p => index.get(p))
+  const ancestors = (start, stop) => {
+    const seen = new Set()
+    for (const todo = [start]; todo.length > 0;) {
+      const at = todo.pop()
+      if (seen.has(at) || stop.has(at)) continue
+      seen.add(at)
+      todo.push(...parentsOf(at))
+    }
+    return seen
+  }
+  records.forEach(([sha], i) => {
+    for (const n of refs.bySha.get(sha) ?? []) add(i, n)
+    const [first, ...others] = parentsOf(i)
+    for (const other of others) {
+      const numbers = refs.bySha.get(records[other][0]) ?? []
+      if (numbers.length === 0 || first === undefined) continue
+      const base = ancestors(first, new Set())
+      const own = ancestors(other, base)
+      for (const n of numbers) {
+        add(i, n)
+        for (const j of own) add(j, n)
+      }
+    }
+  })
+  return [...answers].sort((a, b) => a[0] - b[0]).map(([i, ns]) => [i, ns.sort((a, b) => a - b)])
+}
+
+/** The sections of a changelog: version to the text under its heading. */
+function sections(text, format) {
+  const lines = text.split('\n')
+  const found = new Map()
+  let current
+  lines.forEach((line, i) => {
+    let version
+    if (format === 'towncrier') {
+      const m = /^v?(\d+\.\d+(?:\.\d+)*)\s+\(\d{4}-\d\d-\d\d\)\s*$/.exec(line)
+      if (m && /^[=-]{3,}\s*$/.test(lines[i + 1] ?? '')) version = m[1]
+    } else {
+      // `# 1.52.4 (July 16th, 2026)`, `## [1.45.0/0.67.0] - 2026-08-03`, `## [16.1.0](https://…) (2024-01-02)`
+      const m = /^#{1,3}\s+\[?v?(\d+\.\d+(?:\.\d+)*)\b/.exec(line)
+      if (m) version = m[1]
+    }
+    if (version !== undefined) {
+      current = found.has(version) ? undefined : []
+      if (current) found.set(version, current)
+      return
+    }
+    current?.push(line)
+  })
+  return found
+}
+
+/**
+ * The numbers an entry gives as its pull requests. towncrier: every `:issue:` and `:pr:`.
+ * Markdown: a parenthesized group that starts with `#N` or `[#N]` (`(#8453)`, `([#8222])`,
+ * `([#2345](https://…/issues/2345))`), never a number in the prose (`revert [#7757]`).
+ */
+function numbersOf(lines, format) {
+  const numbers = []
+  if (format === 'towncrier') {
+    for (const line of lines)
+      for (const m of line.matchAll(/:(?:issue|pr):`(\d+)`/g)) numbers.push(Number(m[1]))
+    return numbers
+  }
+  const group = /\(((?:[^()]|\([^()]*\))*)\)/g
+  for (const line of lines)
+    for (const m of line.matchAll(group)) {
+      if (!/^\s*\[?#\d+/.test(m[1])) continue
+      for (const n of m[1].replace(/\([^()]*\)/g, '').matchAll(/#(\d+)/g)) numbers.push(Number(n[1]))
+    }
+  return numbers
+}
+
+/**
+ * The changelog's pull requests of each version whose tag (prefix + version) the window keeps.
+ * spec: { file, at, format: 'towncrier' | 'markdown', prefix }
+ */
+export function changelogTruth(git, spec, tagNames, refs) {
+  const commit = git('rev-parse', `${spec.at}^{commit}`).trim()
+  const text = git('show', `${commit}:${spec.file}`)
+  const versions = {}
+  const notPulls = {}
+  for (const [version, lines] of sections(text, spec.format)) {
+    const tag = `${spec.prefix}${version}`
+    if (!tagNames.has(tag)) continue
+    const numbers = [...new Set(numbersOf(lines, spec.format))].sort((a, b) => a - b)
+    versions[tag] = numbers.filter(n => refs.heads.has(n))
+    const others = numbers.filter(n => !refs.heads.has(n))
+    if (others.length > 0) notPulls[tag] = others
+  }
+  return {
+    file: spec.file,
+    commit,
+    format: spec.format,
+    /** tag to the changelog's pull requests (the numbers with a pull request ref) */
+    versions,
+    /** tag to the numbers the changelog names that no pull request ref has (issues) */
+    notPulls
+  }
+}
+
+/** The default branch's `Title (#N)` subjects: number to title, for the numbers asked. */
+export function titlesOf(git, numbers, floor) {
+  const wanted = new Set(numbers)
+  const titles = {}
+  const log = git('log', '--first-parent', `--since=${floor}`, '--format=%s', 'HEAD', '--')
+  for (const subject of log.split('\n')) {
+    const m = /^(.*\S)\s+\(#(\d+)\)$/.exec(subject)
+    if (m && wanted.has(Number(m[2])) && !(m[2] in titles)) titles[m[2]] = m[1]
+  }
+  return titles
+}
