@@ -79,12 +79,14 @@ function sections(text, format) {
       if (m && /^[=-]{3,}\s*$/.test(lines[i + 1] ?? '')) version = m[1]
     } else {
       // `# 1.52.4 (July 16th, 2026)`, `## [1.45.0/0.67.0] - 2026-08-03`, `## [16.1.0](https://…) (2024-01-02)`
-      const m = /^#{1,3}\s+\[?v?(\d+\.\d+(?:\.\d+)*)\b/.exec(line)
+      const m = /^#{1,3}\s+\[?(v?\d+\.\d+(?:\.\d+)*(?:\/v?\d+\.\d+(?:\.\d+)*)*)\b/.exec(line)
       if (m) version = m[1]
     }
     if (version !== undefined) {
-      current = found.has(version) ? undefined : []
-      if (current) found.set(version, current)
+      // one section for several versions (`1.45.0/0.67.0`: Go modules released together)
+      current = []
+      for (const v of version.split('/').map(v => v.replace(/^v/, '')))
+        if (!found.has(v)) found.set(v, current)
       return
     }
     current?.push(line)
@@ -114,21 +116,65 @@ function numbersOf(lines, format) {
 }
 
 /**
- * The changelog's pull requests of each version whose tag (prefix + version) the window keeps.
- * spec: { file, at, format: 'towncrier' | 'markdown', prefix }
+ * GitHub release notes as goreleaser writes them (`changelog: use: github`): one line per commit
+ * subject of previous..tag, less the subjects the project's `.goreleaser.yaml` excludes (read at
+ * the tag). The notes are not in a mirror; this is the project's own rule applied to the range.
  */
-export function changelogTruth(git, spec, tagNames, refs) {
+function releaseNotes(git, spec, pairs, refs) {
+  const versions = {}
+  const notPulls = {}
+  for (const [previous, tag] of pairs) {
+    if (!new RegExp(spec.releases).test(tag.name)) continue
+    const config = git('show', `${tag.commit}:${spec.file}`).split('\n')
+    const at = config.findIndex(line => /^\s+exclude:\s*$/.test(line))
+    const exclude = []
+    for (const line of config.slice(at + 1)) {
+      const m = /^\s+-\s+'(.*)'\s*$/.exec(line)
+      if (!m) break
+      exclude.push(new RegExp(m[1].replaceAll('[[:word:]]', '\\w')))
+    }
+    const subjects = git('log', '--format=%s', `${previous.commit}..${tag.commit}`)
+      .split('\n')
+      .filter(s => s && !exclude.some(x => x.test(s)))
+    // a revert's line quotes the reverted subject: its numbers are not shipped, the revert is
+    const numbers = [
+      ...new Set(
+        subjects.flatMap(s =>
+          [...s.replace(/"[^"]*"/g, '').matchAll(/#(\d+)/g)].map(m => Number(m[1]))
+        )
+      )
+    ]
+    versions[tag.name] = numbers.filter(n => refs.heads.has(n)).sort((a, b) => a - b)
+    const others = numbers.filter(n => !refs.heads.has(n))
+    if (others.length > 0) notPulls[tag.name] = others
+  }
+  return versions
+}
+
+/**
+ * The changelog's pull requests of each version whose tag (prefix + version) the window keeps.
+ * spec: { file, at, format: 'towncrier' | 'markdown' | 'goreleaser', prefix, releases }
+ */
+export function changelogTruth(git, spec, tagNames, refs, pairs) {
+  if (spec.format === 'goreleaser') {
+    const versions = releaseNotes(git, spec, pairs, refs)
+    return { file: spec.file, commit: 'each release tag', format: spec.format, versions, notPulls: {} }
+  }
   const commit = git('rev-parse', `${spec.at}^{commit}`).trim()
   const text = git('show', `${commit}:${spec.file}`)
   const versions = {}
   const notPulls = {}
   for (const [version, lines] of sections(text, spec.format)) {
-    const tag = `${spec.prefix}${version}`
-    if (!tagNames.has(tag)) continue
+    // `v1.45.0`, and a Go module's path tag of the version (`sdk/metric/v0.67.0`)
+    const tags = [...tagNames].filter(
+      t => t === `${spec.prefix}${version}` || t.endsWith(`/v${version}`)
+    )
     const numbers = [...new Set(numbersOf(lines, spec.format))].sort((a, b) => a - b)
-    versions[tag] = numbers.filter(n => refs.heads.has(n))
-    const others = numbers.filter(n => !refs.heads.has(n))
-    if (others.length > 0) notPulls[tag] = others
+    for (const tag of tags) {
+      versions[tag] = numbers.filter(n => refs.heads.has(n))
+      const others = numbers.filter(n => !refs.heads.has(n))
+      if (others.length > 0) notPulls[tag] = others
+    }
   }
   return {
     file: spec.file,

@@ -18,6 +18,8 @@
  * --tags REGEX  which tags are the repository's releases (default: any version tag); the test
  *               pushes those (the other version tags of the window are there, not pushed)
  * --until TAG   the window ends at TAG (default: the newest release tag)
+ * --keep REGEX  only the version tags matching it are kept with their ranges (default: all):
+ *               a release branch's tags without the other lines' ranges
  * --changelog FILE  also keep the changelog's truth, the lookup the pull request refs answer
  *               and the changelog pull requests' titles (scripts/corpus-truth.mjs), with
  *               --changelog-format towncrier|markdown (default markdown), --changelog-prefix P
@@ -114,7 +116,8 @@ if (newest.length === 0) throw new Error('no release tags matched')
 const firstPrevious = newest.map(t => previousOf(t, tags)).filter(Boolean)
 const since = Math.min(...firstPrevious.map(t => t.time), newest[0].time)
 const end = newest[newest.length - 1].time
-const kept = tags.filter(t => t.time >= since && t.time <= end && parse(t.name))
+const KEEP = new RegExp(option('--keep', '.'))
+const kept = tags.filter(t => t.time >= since && t.time <= end && parse(t.name) && KEEP.test(t.name))
 const pairs = kept.flatMap(t => {
   const previous = previousOf(t, tags)
   return previous ? [[previous, t]] : []
@@ -301,10 +304,12 @@ if (changelog !== undefined) {
       file: changelog,
       at: option('--changelog-at', newest[newest.length - 1].name),
       format: option('--changelog-format', 'markdown'),
-      prefix: option('--changelog-prefix', 'v')
+      prefix: option('--changelog-prefix', 'v'),
+      releases: RELEASES.source
     },
     new Set(kept.map(t => t.name)),
-    refs
+    refs,
+    pairs
   )
   const listed = [...new Set(Object.values(truth.versions).flat())]
   const base = branchIndex(head)
