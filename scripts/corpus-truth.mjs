@@ -78,8 +78,8 @@ function sections(text, format) {
       const m = /^v?(\d+\.\d+(?:\.\d+)*)\s+\(\d{4}-\d\d-\d\d\)\s*$/.exec(line)
       if (m && /^[=-]{3,}\s*$/.test(lines[i + 1] ?? '')) version = m[1]
     } else {
-      // `# 1.52.4 (July 16th, 2026)`, `## [1.45.0/0.67.0] - 2026-08-03`, `## [16.1.0](https://…) (2024-01-02)`
-      const m = /^#{1,3}\s+\[?(v?\d+\.\d+(?:\.\d+)*(?:\/v?\d+\.\d+(?:\.\d+)*)*)\b/.exec(line)
+      // `# 1.52.4 (July 16th, 2026)`, `# Version 0.8.15`, `## [1.45.0/0.67.0] - 2026-08-03`, `## [16.1.0](https://…) (2024-01-02)`
+      const m = /^#{1,3}\s+(?:Version\s+)?\[?(v?\d+\.\d+(?:\.\d+)*(?:\/v?\d+\.\d+(?:\.\d+)*)*)\b/.exec(line)
       if (m) version = m[1]
     }
     if (version !== undefined) {
@@ -187,14 +187,25 @@ export function changelogTruth(git, spec, tagNames, refs, pairs) {
   }
 }
 
-/** The default branch's `Title (#N)` subjects: number to title, for the numbers asked. */
+/**
+ * The default branch's titles: number to title, for the numbers asked, from `Title (#N)`
+ * subjects and from bors's merge bodies (`Merge #953 #954`, then `953: Title r=… a=…` a line).
+ */
 export function titlesOf(git, numbers, floor) {
   const wanted = new Set(numbers)
   const titles = {}
-  const log = git('log', '--first-parent', `--since=${floor}`, '--format=%s', 'HEAD', '--')
-  for (const subject of log.split('\n')) {
+  const log = git('log', '--first-parent', `--since=${floor}`, '--format=%s%n%b%x00', 'HEAD', '--')
+  for (const entry of log.split('\0')) {
+    const [subject = '', ...body] = entry.trim().split('\n')
     const m = /^(.*\S)\s+\(#(\d+)\)$/.exec(subject)
-    if (m && wanted.has(Number(m[2])) && !(m[2] in titles)) titles[m[2]] = m[1]
+    const found = m ? [[m[2], m[1]]] : []
+    if (/^Merge #\d+/.test(subject))
+      for (const line of body) {
+        const b = /^(\d+): (.*?)(?: r=\S+)?(?: a=\S+)?$/.exec(line.trim())
+        if (b) found.push([b[1], b[2]])
+      }
+    for (const [n, title] of found)
+      if (wanted.has(Number(n)) && !(n in titles)) titles[n] = title
   }
   return titles
 }

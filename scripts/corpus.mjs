@@ -23,7 +23,8 @@
  * --changelog FILE  also keep the changelog's truth, the lookup the pull request refs answer
  *               and the changelog pull requests' titles (scripts/corpus-truth.mjs), with
  *               --changelog-format towncrier|markdown (default markdown), --changelog-prefix P
- *               (a version's tag is P + version; default `v`) and --changelog-at REF (the commit
+ *               (a version's tag is P + version; default `v`; or FILE=P@REF,FILE=P for a monorepo's
+ *               per-package files, each read at its REF) and --changelog-at REF (the commit
  *               the file is read at; default the newest release tag)
  *
  * The window is the union of `git rev-list <previous>..<tag>` (plus both ends) over the kept
@@ -298,19 +299,29 @@ const changelog = option('--changelog', undefined)
 let outside = {}
 if (changelog !== undefined) {
   const refs = pullRefs(git)
-  const truth = changelogTruth(
-    git,
-    {
-      file: changelog,
-      at: option('--changelog-at', newest[newest.length - 1].name),
-      format: option('--changelog-format', 'markdown'),
-      prefix: option('--changelog-prefix', 'v'),
-      releases: RELEASES.source
-    },
-    new Set(kept.map(t => t.name)),
-    refs,
-    pairs
+  // `FILE` with --changelog-prefix, or `FILE=PREFIX,FILE=PREFIX` (a monorepo's per-package files)
+  const files = changelog.split(',').map(entry => /^([^=@]+)(?:=([^@]*))?(?:@(.+))?$/.exec(entry).slice(1))
+  const parts = files.map(([file, prefix, at]) =>
+    changelogTruth(
+      git,
+      {
+        file,
+        at: at ?? option('--changelog-at', newest[newest.length - 1].name),
+        format: option('--changelog-format', 'markdown'),
+        prefix: prefix ?? option('--changelog-prefix', 'v'),
+        releases: RELEASES.source
+      },
+      new Set(kept.map(t => t.name)),
+      refs,
+      pairs
+    )
   )
+  const truth = {
+    ...parts[0],
+    file: files.map(([file]) => file).join(', '),
+    versions: Object.assign({}, ...parts.map(p => p.versions)),
+    notPulls: Object.assign({}, ...parts.map(p => p.notPulls))
+  }
   const listed = [...new Set(Object.values(truth.versions).flat())]
   const base = branchIndex(head)
   for (const n of listed) if (!pulls.has(n)) pulls.set(n, [n, base, `pull-${n}`])
