@@ -41,6 +41,8 @@ export interface ChangelogTruth {
   file: string
   /** the mirror commit the file was read at */
   commit: string
+  /** each file (a monorepo's per-package changelogs) and the commit it was read at */
+  sources?: { file: string; commit: string }[]
   format: string
   /** tag to the pull requests the changelog lists for its version */
   versions: Record<string, number[]>

@@ -79,7 +79,8 @@ function sections(text, format) {
       if (m && /^[=-]{3,}\s*$/.test(lines[i + 1] ?? '')) version = m[1]
     } else {
       // `# 1.52.4 (July 16th, 2026)`, `# Version 0.8.15`, `## [1.45.0/0.67.0] - 2026-08-03`, `## [16.1.0](https://…) (2024-01-02)`
-      const m = /^#{1,3}\s+(?:Version\s+)?\[?(v?\d+\.\d+(?:\.\d+)*(?:\/v?\d+\.\d+(?:\.\d+)*)*)\b/.exec(line)
+      const m =
+        /^#{1,3}\s+(?:Version\s+)?\[?(v?\d+\.\d+(?:\.\d+)*(?:\/v?\d+\.\d+(?:\.\d+)*)*)\b/.exec(line)
       if (m) version = m[1]
     }
     if (version !== undefined) {
@@ -110,7 +111,8 @@ function numbersOf(lines, format) {
   for (const line of lines)
     for (const m of line.matchAll(group)) {
       if (!/^\s*\[?#\d+/.test(m[1])) continue
-      for (const n of m[1].replace(/\([^()]*\)/g, '').matchAll(/#(\d+)/g)) numbers.push(Number(n[1]))
+      for (const n of m[1].replace(/\([^()]*\)/g, '').matchAll(/#(\d+)/g))
+        numbers.push(Number(n[1]))
     }
   return numbers
 }
@@ -158,7 +160,13 @@ function releaseNotes(git, spec, pairs, refs) {
 export function changelogTruth(git, spec, tagNames, refs, pairs) {
   if (spec.format === 'goreleaser') {
     const versions = releaseNotes(git, spec, pairs, refs)
-    return { file: spec.file, commit: 'each release tag', format: spec.format, versions, notPulls: {} }
+    return {
+      file: spec.file,
+      commit: 'each release tag',
+      format: spec.format,
+      versions,
+      notPulls: {}
+    }
   }
   const commit = git('rev-parse', `${spec.at}^{commit}`).trim()
   const text = git('show', `${commit}:${spec.file}`)
@@ -204,8 +212,7 @@ export function titlesOf(git, numbers, floor) {
         const b = /^(\d+): (.*?)(?: r=\S+)?(?: a=\S+)?$/.exec(line.trim())
         if (b) found.push([b[1], b[2]])
       }
-    for (const [n, title] of found)
-      if (wanted.has(Number(n)) && !(n in titles)) titles[n] = title
+    for (const [n, title] of found) if (wanted.has(Number(n)) && !(n in titles)) titles[n] = title
   }
   return titles
 }

@@ -118,7 +118,9 @@ const firstPrevious = newest.map(t => previousOf(t, tags)).filter(Boolean)
 const since = Math.min(...firstPrevious.map(t => t.time), newest[0].time)
 const end = newest[newest.length - 1].time
 const KEEP = new RegExp(option('--keep', '.'))
-const kept = tags.filter(t => t.time >= since && t.time <= end && parse(t.name) && KEEP.test(t.name))
+const kept = tags.filter(
+  t => t.time >= since && t.time <= end && parse(t.name) && KEEP.test(t.name)
+)
 const pairs = kept.flatMap(t => {
   const previous = previousOf(t, tags)
   return previous ? [[previous, t]] : []
@@ -300,7 +302,9 @@ let outside = {}
 if (changelog !== undefined) {
   const refs = pullRefs(git)
   // `FILE` with --changelog-prefix, or `FILE=PREFIX,FILE=PREFIX` (a monorepo's per-package files)
-  const files = changelog.split(',').map(entry => /^([^=@]+)(?:=([^@]*))?(?:@(.+))?$/.exec(entry).slice(1))
+  const files = changelog
+    .split(',')
+    .map(entry => /^([^=@]+)(?:=([^@]*))?(?:@(.+))?$/.exec(entry).slice(1))
   const parts = files.map(([file, prefix, at]) =>
     changelogTruth(
       git,
@@ -319,6 +323,8 @@ if (changelog !== undefined) {
   const truth = {
     ...parts[0],
     file: files.map(([file]) => file).join(', '),
+    /** each file and the commit it was read at */
+    sources: parts.map(part => ({ file: part.file, commit: part.commit })),
     versions: Object.assign({}, ...parts.map(p => p.versions)),
     notPulls: Object.assign({}, ...parts.map(p => p.notPulls))
   }
