@@ -21,6 +21,8 @@ export interface HistoryCommit {
   pulls?: number[]
   /** the committer's email: `noreply@github.com` for what the merge button made (squash, rebase) */
   committer?: string
+  /** when it was committed (ISO 8601, whole seconds); a minute after the previous commit when absent */
+  date?: string
 }
 
 export const git = (cwd: string, ...args: string[]): string =>
@@ -66,7 +68,7 @@ export function writeRepository(
       'commit refs/heads/scratch',
       `mark :${i + 1}`,
       `committer ${commit.committer?.startsWith('noreply@') ? 'GitHub' : 'Test'} ` +
-        `<${commit.committer ?? 'test@example.com'}> ${1_700_000_000 + i * 60} +0000`,
+        `<${commit.committer ?? 'test@example.com'}> ${secondsOf(commit, i)} +0000`,
       `data ${message.length}`,
       commit.message
     )
@@ -94,14 +96,19 @@ export function writeRepository(
   return Object.fromEntries(commits.map((c, i) => [c.id, byMark.get(i + 1) as string]))
 }
 
+/** When the `i`th commit was committed, in seconds: its `date`, else a minute after the previous. */
+const secondsOf = (commit: HistoryCommit, i: number): number =>
+  commit.date ? Date.parse(commit.date) / 1000 : 1_700_000_000 + i * 60
+
 /** The same history as the emulator's commits, oldest first, with real shas. */
 export function seedCommits(commits: HistoryCommit[], shas: Record<string, string>): SeedCommit[] {
-  return commits.map(c => ({
+  return commits.map((c, i) => ({
     sha: shas[c.id] as string,
     message: c.message,
     parents: c.parents.map(p => shas[p] as string),
     pulls: c.pulls ?? [],
-    ...(c.committer ? { committer: c.committer } : {})
+    ...(c.committer ? { committer: c.committer } : {}),
+    date: new Date(secondsOf(c, i) * 1000).toISOString().replace('.000Z', 'Z')
   }))
 }
 

@@ -147,7 +147,7 @@ function commitJson(ctx: RouteContext, commit: CommitState) {
   const committer = {
     name: email.startsWith('noreply@') ? 'GitHub' : 'Test',
     email,
-    date: '2026-01-01T00:00:00Z'
+    date: commit.date ?? '2026-01-01T00:00:00Z'
   }
   return {
     sha: commit.sha,

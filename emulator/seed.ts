@@ -52,6 +52,8 @@ export interface SeedCommit {
   pulls?: number[]
   /** the committer's email; `test@example.com` when absent */
   committer?: string
+  /** when it was committed (ISO 8601); 2026-01-01 when absent */
+  date?: string
 }
 
 export type SeedDeploymentRecord = Partial<Omit<DeploymentRecordState, 'id' | 'org'>> &
@@ -172,7 +174,8 @@ export function seedState(state: EmulatorState, data: SeedData): void {
         message: commit.message,
         parents: [...(commit.parents ?? (previous ? [previous.sha] : []))],
         pulls: [...(commit.pulls ?? [])],
-        ...(commit.committer ? { committer: commit.committer } : {})
+        ...(commit.committer ? { committer: commit.committer } : {}),
+        ...(commit.date ? { date: commit.date } : {})
       })
     }
   }

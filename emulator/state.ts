@@ -44,6 +44,8 @@ export interface CommitState {
   pulls: number[]
   /** the committer's email (`noreply@github.com`: made by the merge button) */
   committer?: string
+  /** when it was committed (ISO 8601); 2026-01-01 when absent */
+  date?: string
 }
 
 export interface DeploymentRecordState {

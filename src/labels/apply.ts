@@ -23,6 +23,7 @@ import {
   updateLabel,
   type LabelFields
 } from '../service/labels.js'
+import type { Backport } from './backports.js'
 import { discoverPullRequests, type DiscoveryContext } from './discover.js'
 import { discoverLinkedIssues } from './linked-issues.js'
 import { labelsOf, readIssue, type Pull } from '../service/pulls.js'
@@ -43,6 +44,8 @@ export interface LabelRunResult {
   warnings: string[]
   /** the merged pull requests among the targets labeled (dry run: to be labeled), for `lead-time` */
   merged: MergedTarget[]
+  /** backports discovery found, each with the original labeled with it */
+  backports?: Backport[]
 }
 
 export interface ApplyLabelsOptions {
@@ -118,7 +121,9 @@ export async function applyLabels(
 
   let targets: Target[]
   try {
-    targets = await findTargets(client, options, log, warn)
+    targets = await findTargets(client, options, log, warn, found => {
+      if (found.length > 0) result.backports = found
+    })
   } catch (error) {
     result.failures.push(failureOf('finding the pull requests to label', error))
     return result
@@ -202,7 +207,8 @@ async function findTargets(
   client: ServiceClient,
   options: ApplyLabelsOptions,
   log: Log,
-  warn: (message: string) => void
+  warn: (message: string) => void,
+  backports: (found: Backport[]) => void
 ): Promise<Target[]> {
   const { owner, repo, inputs } = options
   if (inputs.pullRequests === 'none') return []
@@ -224,6 +230,7 @@ async function findTargets(
     )
     found.notes.forEach(note => log.info(`Labels: ${note}`))
     found.warnings.forEach(warn)
+    backports(found.backports ?? [])
     pulls = found.numbers.map(number => {
       const pull = known.get(number)
       const labels = pull && labelsOf(pull)

@@ -1,6 +1,7 @@
 import type { ServiceClient } from '../client/client.js'
 import type { CommitSummary, Pull } from '../service/pulls.js'
 import { isSafeRef } from './inputs.js'
+import type { Backport } from './backports.js'
 import { pullsOfRange, short } from './range-pulls.js'
 import { RangeReader, type Range } from './read-range.js'
 import { list } from './references.js'
@@ -33,6 +34,8 @@ export interface Discovery {
   warnings: string[]
   /** what was found where, for the log */
   notes: string[]
+  /** backports in the range and the originals labeled with them */
+  backports?: Backport[]
 }
 
 /** Above either count, a range the action chose (no `since`) is unusually large: a warning. */
@@ -54,7 +57,8 @@ export async function discoverPullRequests(
   return {
     numbers: [...found.numbers].sort((a, b) => a - b),
     warnings: found.warnings,
-    notes: found.notes
+    notes: found.notes,
+    backports: found.backports
   }
 }
 
@@ -62,6 +66,7 @@ class Discoverer {
   readonly numbers = new Set<number>()
   readonly warnings: string[] = []
   readonly notes: string[] = []
+  readonly backports: Backport[] = []
   private readonly payload: Record<string, unknown>
   private readonly range: RangeReader
 
@@ -144,19 +149,23 @@ class Discoverer {
       return
     }
     let base = this.ctx.since
+    let passedOver: string[] = []
     if (base === undefined) {
       const previous = await previousRelease(this.range, what, head, tag)
       this.notes.push(...previous.notes)
       this.warnings.push(...previous.warnings)
       if (previous.base === undefined) return
       base = previous.base
+      passedOver = previous.passedOver ?? []
     }
     const range = await this.range.read(base, head)
     if ('warning' in range) {
       this.warnings.push(`${what}: ${range.warning}`)
       return
     }
-    await this.fromCommits(what, range, this.ctx.since === undefined ? base : undefined)
+    const chosen =
+      this.ctx.since === undefined ? { base, tag, passedOver } : undefined
+    await this.fromCommits(what, range, chosen)
     if (range.commits.length === 0 && this.ctx.since === undefined) {
       this.warnings.push(
         `${what}: found no pull requests, because the range from the previous release ${base} ` +
@@ -169,8 +178,8 @@ class Discoverer {
   private async fromCommits(
     what: string,
     range: { commits: CommitSummary[]; how: string; warnings: string[] },
-    /** the start of the range when the action chose it (no `since`) */
-    chosen?: string
+    /** the start of the range when the action chose it (no `since`), and the head's tag */
+    chosen?: { base: string; tag: string | undefined; passedOver: string[] }
   ) {
     const { owner, repo } = this.ctx
     range.warnings.forEach(warning => this.warnings.push(`${what}: ${warning}`))
@@ -179,7 +188,8 @@ class Discoverer {
       range.commits
     )
     const { fromSubjects, fromLookup } = found
-    ;[...fromSubjects, ...fromLookup].forEach(n => this.numbers.add(n))
+    ;[...fromSubjects, ...fromLookup, ...found.originals].forEach(n => this.numbers.add(n))
+    this.backports.push(...found.backports)
     const parts: string[] = []
     if (fromSubjects.length > 0) parts.push(`${list(fromSubjects)} from commit subjects`)
     if (fromLookup.length > 0)
@@ -192,17 +202,42 @@ class Discoverer {
     this.notes.push(...found.notes)
     this.warnings.push(...found.warnings)
     const pulls = fromSubjects.length + fromLookup.length
-    if (
+    // A large range alone is a busy project's ordinary release: it warns only with evidence that
+    // the start is wrong (a version the rule passed over, another release inside the range).
+    const evidence =
       chosen !== undefined &&
       (pulls > LARGE_RANGE.pulls || range.commits.length > LARGE_RANGE.commits)
-    ) {
+        ? [
+            ...chosen.passedOver.map(t => `tag ${t} was passed over as no version`),
+            ...releasesInside(range.commits, [chosen.tag, chosen.base]).map(
+              r => `it holds the release commit of ${r}`
+            )
+          ]
+        : []
+    if (chosen !== undefined && evidence.length > 0) {
       this.warnings.push(
-        `${what}: the range from ${chosen} holds ${pulls} pull request${pulls === 1 ? '' : 's'} and ` +
-          `${commits}, more than one release usually ships: if ${chosen} ` +
-          'is not the previous release, set `since` to it'
+        `${what}: the range from ${chosen.base} holds ${pulls} pull request${pulls === 1 ? '' : 's'} ` +
+          `and ${commits}, more than one release usually ships, and ${evidence.slice(0, 3).join(', ')}: ` +
+          `if ${chosen.base} is not the previous release, set \`since\` to it`
       )
     }
   }
+}
+
+/** A release commit's subject: `Release 1.4.0`, `chore(release): 1.4.0`, `Bump version to v1.4.0`. */
+const RELEASE_SUBJECT =
+  /^(?:chore\(release\):?|release:?|releasing|bump version to|prepare(?: for)?(?: release)?)\s+v?(\d+\.\d+(?:\.\d+)?)\b/i
+
+/** The versions whose release commits the range holds, other than those of `ends` (its two tags). */
+function releasesInside(commits: CommitSummary[], ends: (string | undefined)[]): string[] {
+  const norm = (v: string) => v.replace(/(?:\.0)+$/, '')
+  const own = ends.flatMap(end => (end ? [norm(/\d+\.\d+(?:\.\d+)?/.exec(end)?.[0] ?? '')] : []))
+  const found = new Set<string>()
+  for (const commit of commits) {
+    const version = RELEASE_SUBJECT.exec((commit.message.split('\n')[0] ?? '').trim())?.[1]
+    if (version && !own.includes(norm(version))) found.add(version)
+  }
+  return [...found]
 }
 
 function payloadCommits(value: unknown): CommitSummary[] {

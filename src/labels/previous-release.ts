@@ -20,6 +20,8 @@ export interface PreviousRelease {
   /** which tag was taken and why, for the log */
   notes: string[]
   warnings: string[]
+  /** tags of the form that name no version and sort between the two releases */
+  passedOver?: string[]
 }
 
 export async function previousRelease(
@@ -61,7 +63,7 @@ export async function previousRelease(
             `${tenAndMore(previous.notVersions)}; set \`since\` to start from one of them`
         )
       }
-      return { base: previous.name, notes, warnings: [] }
+      return { base: previous.name, notes, warnings: [], passedOver: previous.notVersions }
     }
   }
   const none = version ? `no tag of the form ${formOf(version)} comes below ${tag}` : undefined

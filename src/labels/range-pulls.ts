@@ -10,7 +10,6 @@ import { ServiceError } from '../client/errors.js'
 import {
   getIssue,
   getPull,
-  hasClosedPullsInto,
   isFromFork,
   isMerged,
   isOfRepository,
@@ -19,6 +18,9 @@ import {
   type Pull
 } from '../service/pulls.js'
 import { firstLineOf } from '../shared/result.js'
+import { findBackports, looksLikeBackport, unattributed } from './backports.js'
+import type { Backport, OriginalSign } from './backports.js'
+import { gatheringQuestion } from './gathering.js'
 import { shapeOf } from './history.js'
 import { list, pullReferenceFromSubject, type SubjectReference } from './references.js'
 import { BOT_BRANCH, joinSquashedBranches } from './squashed-branches.js'
@@ -29,6 +31,9 @@ import { namedAndMore } from '../runner/markdown.js'
  * of a GitHub Enterprise Server): a commit of a branch it made was merged into that branch.
  */
 const MERGE_BUTTON = /^noreply@/i
+
+/** A `(#N)` commit on the main line committed this long after N merged is a copy of N's commit. */
+const COPY_AFTER_MS = 60_000
 
 /** Commit lookups one discovery makes at most; what is left is a warning that names it. */
 export const MAX_COMMIT_LOOKUPS = 300
@@ -41,6 +46,9 @@ export const PULL_READ_PERMISSION =
 export interface RangePulls {
   fromSubjects: number[]
   fromLookup: number[]
+  /** originals of backports in the range, not in it themselves: labeled with them */
+  originals: number[]
+  backports: Backport[]
   warnings: string[]
   notes: string[]
 }
@@ -70,7 +78,14 @@ export async function pullsOfRange(
 ): Promise<RangePulls> {
   let commits = range
   const { client, owner, repo, what } = options
-  const result: RangePulls = { fromSubjects: [], fromLookup: [], warnings: [], notes: [] }
+  const result: RangePulls = {
+    fromSubjects: [],
+    fromLookup: [],
+    originals: [],
+    backports: [],
+    warnings: [],
+    notes: []
+  }
   const refs = new Map<string, SubjectReference>()
   const merged = new Map<number, Pull>()
   const notMerged: number[] = []
@@ -92,13 +107,9 @@ export async function pullsOfRange(
   // do those of a squash commit among them (a squash of a squash); each list is read once.
   const joined: number[] = []
   const read = new Set<number>()
-  // Whether pull requests were merged into a branch: asked once per branch in a run.
-  const byBranch = new Map<string, Promise<boolean>>()
-  const askBranch = (branch: string): Promise<boolean> => {
-    let answer = byBranch.get(branch)
-    if (!answer) byBranch.set(branch, (answer = pullsMergedInto(options, branch)))
-    return answer
-  }
+  // Whether pull requests were merged into a branch: one list for the run, a question only of a
+  // long-lived branch that list cannot settle (gathering.ts).
+  const askBranch = gatheringQuestion(client, owner, repo)
   for (let more = true; more;) {
     const squashed = await joinSquashedBranches(options, commits, refs, merged, read, askBranch)
     result.warnings.push(...squashed.warnings)
@@ -120,6 +131,7 @@ export async function pullsOfRange(
 
   const counted = new Set<number>()
   const named = new Set<string>()
+  const signs: OriginalSign[] = []
   const offBranch = new Map<number, string>()
   /** The pull request from a fork whose merge brought this commit, if any (through nested merges). */
   const forkOf = (sha: string): Pull | undefined => {
@@ -178,6 +190,9 @@ export async function pullsOfRange(
     }
     counted.add(ref.number)
     named.add(commit.sha)
+    // A `(#N)` commit on a backport's branch (merged with a merge commit) names its original.
+    if (owner && owner !== pull && looksLikeBackport(owner))
+      signs.push({ backport: owner.number, original: ref.number, explicit: false })
   }
   for (const number of counted) {
     offBranch.delete(number)
@@ -232,7 +247,19 @@ export async function pullsOfRange(
     return accountedFor(merge)
   }
 
+  // A `(#N)` on the main line committed after N merged is a copy of N's commit (a backport
+  // rebase-merged onto a release line): the lookup names the backport that brought it.
+  const copies = new Set(shape.mainLine.filter(sha => named.has(sha) && isCopy(sha)))
+  function isCopy(sha: string): boolean {
+    const ref = refs.get(sha)
+    const mergedAt = Date.parse(merged.get(ref?.number ?? 0)?.merged_at ?? '')
+    const at = Date.parse(bySha.get(sha)?.date ?? '')
+    return ref?.kind === 'squash' && at - mergedAt > COPY_AFTER_MS
+  }
+  const belongs = new Map<string, number>()
+  const numberless = new Set<string>()
   const queue = [
+    ...copies,
     ...shape.mainLine.filter(sha => !named.has(sha)),
     ...[...shape.branchOf.values()].flat().filter(sha => !named.has(sha))
   ]
@@ -262,8 +289,16 @@ export async function pullsOfRange(
       }
       continue
     }
-    for (const pull of pulls) {
-      if (!isMerged(pull) || !isOfRepository(pull, owner, repo)) continue
+    const ours = pulls.filter(p => isMerged(p) && isOfRepository(p, owner, repo))
+    if (copies.has(sha)) {
+      const original = refs.get(sha)?.number as number
+      for (const pull of ours.filter(p => p.number !== original))
+        signs.push({ backport: pull.number, original, explicit: true })
+    } else if (ours.length === 0 && (bySha.get(sha)?.parents?.length ?? 1) <= 1) {
+      numberless.add(sha)
+    }
+    if (ours[0] && !copies.has(sha)) belongs.set(sha, ours[0].number)
+    for (const pull of ours) {
       if (!counted.has(pull.number)) options.pulls.set(pull.number, pull)
       // The pull request of a merge that names none accounts for the branch it merged. Only
       // the merge commit's own lookup says so: a commit on a branch merged by hand (an octopus,
@@ -282,20 +317,28 @@ export async function pullsOfRange(
         `${PULL_READ_PERMISSION}. They count when the issues API says they were merged.`
     )
   }
-  if (left.length > 0) {
-    const main = new Set(shape.mainLine)
-    const onMain = left.filter(sha => main.has(sha)).length
+  const belongsTo = (sha: string): number | undefined => {
+    if (named.has(sha)) return refs.get(sha)?.number
+    const found = belongs.get(sha)
+    if (found !== undefined) return found
+    for (let m = shape.mergeOf.get(sha); m !== undefined; m = shape.mergeOf.get(m)) {
+      const by = ownerOf(m)
+      if (by) return by.number
+    }
+    return undefined
+  }
+  const backports = await findBackports(options, commits, counted, belongsTo, numberless, signs)
+  result.originals = backports.originals
+  result.backports = backports.backports
+  result.warnings.push(...backports.warnings)
+  result.notes.push(...backports.notes)
+  const orphans = [...numberless].filter(sha => !backports.attributed.has(sha))
+  if (left.length > 0 || orphans.length > 0) {
     const why = stopped
       ? `the commit lookup stopped: ${stopped}`
       : `one run looks up at most ${MAX_COMMIT_LOOKUPS} commits (main-line commits first, ` +
         'then commits of merged branches that no pull request found accounts for)'
-    result.warnings.push(
-      `${what}: ${left.length} commit${left.length === 1 ? ' that names' : 's that name'} no pull request ` +
-        `${left.length === 1 ? 'was' : 'were'} not looked up (${onMain} on the main line, ` +
-        `${left.length - onMain} on merged branches: ${shas(left)}), because ${why}. The pull ` +
-        'requests that brought them, if any, are not labeled: list them in `pull-requests` ' +
-        'in a step of their own.'
-    )
+    result.warnings.push(unattributed(what, orphans, left, new Set(shape.mainLine), why))
   }
   const leftOut = notMerged.filter(n => !counted.has(n))
   if (leftOut.length > 0) {
@@ -318,16 +361,6 @@ export async function pullsOfRange(
     )
   }
   return result
-}
-
-/** Whether pull requests were merged into `branch`; when the service cannot say, yes. */
-async function pullsMergedInto(options: RangeOptions, branch: string): Promise<boolean> {
-  try {
-    return await hasClosedPullsInto(options.client, options.owner, options.repo, branch)
-  } catch (error) {
-    if (error instanceof ServiceError && (error.fatal || error.notTheApi)) throw error
-    return true
-  }
 }
 
 /**

@@ -94,7 +94,7 @@ export class RangeReader {
         const log = await git(this.workspace, [
           'log',
           '-z',
-          '--format=%H%x1f%P%x1f%ce%x1f%B',
+          '--format=%H%x1f%P%x1f%ce%x1f%cI%x1f%B',
           `${from}..${to}`
         ])
         if (log.ok) {
@@ -102,12 +102,14 @@ export class RangeReader {
             .split('\0')
             .filter(entry => entry.trim() !== '')
             .map(entry => {
-              const [sha = '', parents = '', committer = '', message = ''] = entry.split('\x1f')
+              const [sha = '', parents = '', committer = '', date = '', ...rest] =
+                entry.split('\x1f')
               return {
                 sha: sha.trim(),
                 parents: parents.split(' ').filter(Boolean),
-                message,
-                ...(committer ? { committer } : {})
+                message: rest.join('\x1f'),
+                ...(committer ? { committer } : {}),
+                ...(date ? { date } : {})
               }
             })
             .reverse()

@@ -8,6 +8,12 @@
 export const MAX_LINKED_ISSUES = { perPull: 10, perRun: 50 } as const
 
 /**
+ * Originals of backports (and commits a `git cherry-pick -x` line names) read in one run, at
+ * most: the same bound as linked issues, as a backport's text is its author's too.
+ */
+export const MAX_BACKPORT_READS = MAX_LINKED_ISSUES.perRun
+
+/**
  * What a commit subject says about the pull request that made the commit: `merge` for GitHub's
  * merge-commit subject `Merge pull request #12 from owner/branch` (and bors's `Auto merge of #12 -
  * ...`, `Rollup merge of #12 - ...`), `squash` for `Title (#12)`

@@ -6,7 +6,8 @@
  * were merged into its head branch (the git-flow question, asked once per branch, and only of a
  * pull request of more than one commit from a branch of this repository that is no bot's). Then
  * its commits are read (`pulls/{n}/commits`, every page, once per pull request) and joined to
- * the range as the branch that commit merged. From there they count as a merged branch's
+ * the range as the branch that commit merged. So are those of a pull request that merges one
+ * release line into another (`Merge 'tokio-1.51.4' into 'tokio-1.52.x' (#8288)`), asked nothing. From there they count as a merged branch's
  * commits do (see range-pulls.ts), on either path, since both read the same list.
  */
 import type { ServiceClient } from '../client/client.js'
@@ -19,6 +20,7 @@ import {
   type Pull
 } from '../service/pulls.js'
 import { firstLineOf } from '../shared/result.js'
+import type { BranchQuestion } from './gathering.js'
 import { pullReferenceFromSubject, type SubjectReference } from './references.js'
 
 export interface Squashed {
@@ -39,8 +41,6 @@ interface Where {
   what: string
 }
 
-/** Whether pull requests were merged into a branch (the service's answer, asked once per branch). */
-export type BranchQuestion = (branch: string) => Promise<boolean>
 
 export async function joinSquashedBranches(
   { client, owner, repo, what }: Where,
@@ -63,7 +63,11 @@ export async function joinSquashedBranches(
       !squash ||
       read.has(ref.number) ||
       isFromFork(pull, owner, repo) ||
-      !(namesOthers(commit, ref) || (await fromGatheringBranch(pull, gathers)))
+      !(
+        namesOthers(commit, ref) ||
+        mergesALine(commit) ||
+        (await fromGatheringBranch(pull, gathers))
+      )
     ) {
       result.commits.push(commit)
       continue
@@ -103,6 +107,18 @@ export async function joinSquashedBranches(
     })
   }
   return result
+}
+
+/**
+ * A pull request that merges one branch or tag into another (`Merge 'tokio-1.51.4' into
+ * 'tokio-1.52.x' (#8288)`, `Merge branch 'release-1.2' into main (#40)`): a release line merged
+ * forward carries the pull requests of what it merges, as a release pull request does.
+ */
+export const LINE_MERGE =
+  /^Merge (?:(?:remote-tracking )?branch(?:es)? |tags? )?['"`]?[\w./@+-]+['"`]? into ['"`]?[\w./@+-]+['"`]?(?:\s|$)/i
+
+function mergesALine(commit: CommitSummary): boolean {
+  return LINE_MERGE.test((commit.message.split('\n')[0] ?? '').trim())
 }
 
 /** Whether lines below the subject name another pull request (`* Add search (#11)`). */

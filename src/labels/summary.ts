@@ -14,7 +14,16 @@ export function labelsTitle(result: RunResult): string {
  */
 export function labelsSection(result: RunResult): string[] {
   const lead = leadTimeLine(result.leadTime)
-  return [...labeledTable(result), ...(lead ? [lead, ''] : [])]
+  return [...labeledTable(result), ...backportLines(result), ...(lead ? [lead, ''] : [])]
+}
+
+/** Which labeled pull request is a backport of which (its original is labeled with it). */
+function backportLines(result: RunResult): string[] {
+  const pairs = result.backports ?? []
+  if (pairs.length === 0) return []
+  const shown = pairs.slice(0, MAX_SUMMARY_ROWS).map(b => `#${b.number} of #${b.of}`)
+  const more = pairs.length > MAX_SUMMARY_ROWS ? `, ${andMore(pairs.length - MAX_SUMMARY_ROWS)}` : ''
+  return [`Backports (each original labeled with it): ${shown.join(', ')}${more}.`, '']
 }
 
 function labeledTable(result: RunResult): string[] {

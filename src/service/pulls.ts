@@ -22,6 +22,8 @@ export const pullSchema = z.lazy(() =>
     merged: z.optional(z.boolean()),
     merged_at: z.nullish(z.string()),
     body: z.nullish(z.string()),
+    /** read to tell a backport's original (`[3.14] Title`, `Title (cherry-pick #N for 3.2)`) */
+    title: z.nullish(z.string()),
     url: z.optional(z.string()),
     labels: labelNames(),
     /** how many commits it has (`pulls/{n}` alone says; the list forms do not) */
@@ -50,7 +52,9 @@ const commitSchema = z.lazy(() =>
     sha: z.string(),
     commit: z.looseObject({
       message: z.string(),
-      committer: z.nullish(z.looseObject({ email: z.optional(z.string()) }))
+      committer: z.nullish(
+        z.looseObject({ email: z.optional(z.string()), date: z.optional(z.string()) })
+      )
     }),
     parents: z.optional(z.array(z.looseObject({ sha: z.string() })))
   })
@@ -70,6 +74,8 @@ export interface CommitSummary {
   parents?: string[]
   /** the committer's email, when the source says */
   committer?: string
+  /** when it was committed (ISO 8601), when the source says: a copy is committed after its original merged */
+  date?: string
 }
 
 /** What the compare endpoint listed, and how many commits it says the range has. */
@@ -181,6 +187,33 @@ export async function hasClosedPullsInto(
   return parseResponse(z.array(pullSchema), response.body, 'pull request list').length > 0
 }
 
+/** The most pull requests one page of a list holds. */
+export const PULL_LIST_PAGE = 100
+
+/**
+ * The branches the most recently updated closed pull requests went into (one page, `base.ref`
+ * of each): the range's evidence of a branch that gathers pull requests, read once per run.
+ * `complete` when the page was not full (it lists every closed pull request).
+ */
+export async function recentPullBases(
+  client: ServiceClient,
+  owner: string,
+  repo: string
+): Promise<{ bases: Set<string>; complete: boolean }> {
+  const response = await client.request(
+    'GET',
+    withQuery(path`/repos/${owner}/${repo}/pulls`, {
+      state: 'closed',
+      sort: 'updated',
+      direction: 'desc',
+      per_page: PULL_LIST_PAGE
+    })
+  )
+  const pulls = parseResponse(z.array(pullSchema), response.body, 'pull request list')
+  const bases = new Set(pulls.flatMap(p => (p.base?.ref === undefined ? [] : [p.base.ref])))
+  return { bases, complete: pulls.length < PULL_LIST_PAGE }
+}
+
 /**
  * The pull requests that the service links to a commit. Its index can lag a few seconds
  * behind a merge; a commit the service does not know answers 422, and an empty repository
@@ -245,10 +278,12 @@ export async function listPullCommits(
 
 function summaryOf(c: z.infer<typeof commitSchema>): CommitSummary {
   const committer = c.commit.committer?.email
+  const date = c.commit.committer?.date
   return {
     sha: c.sha,
     message: c.commit.message,
     ...(c.parents ? { parents: c.parents.map(p => p.sha) } : {}),
-    ...(committer ? { committer } : {})
+    ...(committer ? { committer } : {}),
+    ...(date ? { date } : {})
   }
 }

@@ -97,6 +97,8 @@ export interface RunResult {
   labeled: LabelResultItem[]
   /** The labels job ran: how long its merged pull requests waited for this deployment. */
   leadTime?: LeadTime
+  /** Backports found by discovery, each with the original labeled with it. */
+  backports?: Array<{ number: number; of: number }>
   /** What succeeded, in the user's words. */
   done: string[]
   failures: StepFailure[]

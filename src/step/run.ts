@@ -126,6 +126,7 @@ export async function run(inputs: Inputs, options: RunOptions = {}): Promise<Run
         result.failures.push(...outcome.failures)
         result.done.push(...outcome.done)
         result.leadTime = leadTimeOf(outcome.merged, deployedAt)
+        if (outcome.backports?.length) result.backports = outcome.backports
       }
     })
   }
