@@ -121,7 +121,12 @@ describe.each(loadCorpora(FOLDER).map(corpus => [corpus.repo, corpus] as const))
       const started = Date.now()
       repoDir = join(dir, name)
       // the lookup answers what the pull request refs say, not what the subjects say
-      const commits = historyOf(corpus).map((c, i) => ({ ...c, pulls: lookup.get(i) ?? [] }))
+      // and each commit has its committer time
+      const commits = historyOf(corpus).map((c, i) => ({
+        ...c,
+        pulls: lookup.get(i) ?? [],
+        date: new Date((corpus.commits[i]?.[1] ?? 0) * 1000).toISOString().replace('.000Z', 'Z')
+      }))
       const tags = Object.fromEntries(corpus.tags.map(([tag, commit]) => [tag, `c${commit}`]))
       shas = writeRepository(repoDir, commits, `c${commits.length - 1}`, tags)
       execFileSync('git', ['pack-refs', '--all', '--prune'], { cwd: repoDir })
