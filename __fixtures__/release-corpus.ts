@@ -35,6 +35,8 @@ export interface Corpus {
   heads?: [number, number][]
   /** number to title, from the default branch's subjects */
   titles?: Record<string, string>
+  /** the paths each commit changed over its first parent (names only), for `paths` */
+  files?: string[][]
 }
 
 export interface ChangelogTruth {

@@ -18,6 +18,7 @@
  * --tags REGEX  which tags are the repository's releases (default: any version tag); the test
  *               pushes those (the other version tags of the window are there, not pushed)
  * --until TAG   the window ends at TAG (default: the newest release tag)
+ * --files       keep the paths each commit changed (names only; for the `paths` input)
  * --keep REGEX  only the version tags matching it are kept with their ranges (default: all):
  *               a release branch's tags without the other lines' ranges
  * --changelog FILE  also keep the changelog's truth, the lookup the pull request refs answer
@@ -347,6 +348,26 @@ if (changelog !== undefined) {
     /** number to title: the changelog's pull requests, from the default branch's subjects */
     titles: titlesOf(git, listed, floor - 86400 * 365)
   }
+}
+
+// --- --files: the paths each commit changed (over its first parent), names only, for `paths`
+if (rest.includes('--files')) {
+  const out = execFileSync(
+    'git',
+    ['--git-dir', mirror, 'diff-tree', '--stdin', '-r', '--name-only', '-m', '--first-parent'],
+    {
+      input: records.map(([sha]) => sha).join('\n') + '\n',
+      encoding: 'utf8',
+      maxBuffer: 1 << 30
+    }
+  )
+  const files = records.map(() => [])
+  let at
+  for (const line of out.split('\n')) {
+    if (index.has(line)) at = index.get(line)
+    else if (line && at !== undefined) files[at].push(line)
+  }
+  outside.files = files
 }
 
 const mirrorHead = git('rev-parse', 'HEAD').trim()
