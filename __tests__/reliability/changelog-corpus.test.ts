@@ -145,13 +145,24 @@ describe.each(loadCorpora(FOLDER).map(corpus => [corpus.repo, corpus] as const))
         if (n !== undefined && !subjectTitle.has(n))
           subjectTitle.set(n, subject.replace(/\s*\(#\d+\)\s*$/, ''))
       }
+      // `pulls/{n}/commits`: the commits the refs tie to the pull request, oldest first, less
+      // the merge that brought its head
+      const commitsOf = new Map<number, string[]>()
+      for (const [i, numbers] of corpus.lookup ?? [])
+        for (const n of numbers) {
+          const [, ...others] = corpus.commits[i]?.[0] ?? []
+          if (others.includes(headOf.get(n) ?? -1)) continue
+          commitsOf.set(n, [...(commitsOf.get(n) ?? []), shaOf(i)])
+        }
       const pulls = pullsOf(corpus).map(pull => {
         const head = headOf.get(pull.number)
+        const own = commitsOf.get(pull.number)
         const title = titles[pull.number] ?? subjectTitle.get(pull.number)
         return {
           ...pull,
           ...(title ? { title } : {}),
-          ...(head !== undefined ? { head_sha: shaOf(head) } : {})
+          ...(head !== undefined ? { head_sha: shaOf(head) } : {}),
+          ...(own ? { commits: own.slice(0, 250) } : {})
         }
       })
       emulator.reset()
