@@ -166,30 +166,44 @@ describe('two release lines: the 5.x release counts from the previous final rele
 })
 
 describe('an unusually large range', () => {
-  // v1.0.0 then one pull request merged with a merge commit over 1,000 branch commits.
-  const history: HistoryCommit[] = [{ id: 'start', message: 'Start', parents: [] }]
-  for (let i = 1; i <= 1000; i++)
-    history.push({ id: `w${i}`, message: `Work ${i}`, parents: [i === 1 ? 'start' : `w${i - 1}`] })
-  history.push({
-    id: 'merge',
-    message: 'Merge pull request #7 from acme/rewrite\n\nRewrite',
-    parents: ['start', 'w1000'],
-    pulls: [7]
-  })
-  const project: Project = {
-    history,
-    pulls: [{ number: 7, head_ref: 'rewrite' }],
-    tags: { 'v1.0.0': 'start', 'v2.0.0': 'merge' }
+  // v1.0.0 then one pull request merged with a merge commit over 1,000 branch commits; with
+  // `crossing`, one of them is another release's commit (`Release 1.5.0`): evidence that v1.0.0
+  // is not the previous release.
+  const projectOf = (crossing: boolean): Project => {
+    const history: HistoryCommit[] = [{ id: 'start', message: 'Start', parents: [] }]
+    for (let i = 1; i <= 1000; i++) {
+      const message = crossing && i === 500 ? 'Release 1.5.0' : `Work ${i}`
+      history.push({ id: `w${i}`, message, parents: [i === 1 ? 'start' : `w${i - 1}`] })
+    }
+    history.push({
+      id: 'merge',
+      message: 'Merge pull request #7 from acme/rewrite\n\nRewrite',
+      parents: ['start', 'w1000'],
+      pulls: [7]
+    })
+    return {
+      history,
+      pulls: [{ number: 7, head_ref: 'rewrite' }],
+      tags: { 'v1.0.0': 'start', 'v2.0.0': 'merge' }
+    }
   }
+  const project = projectOf(true)
 
-  test('more than 1,000 commits from the previous release taken: a warning with the hint to set `since`', async () => {
+  test('more than 1,000 commits from the previous release taken, crossing another release: a warning with the hint to set `since`', async () => {
     const run = await pushTag('large', project, 'v2.0.0', true)
     expect(run.code).toBe(0)
     expect(warnings(run)).toEqual([
       '::warning::tag v2.0.0: the range from v1.0.0 holds 1 pull request and 1001 ' +
-        'commits, more than one release usually ships: if v1.0.0 is not the previous release, ' +
-        'set `since` to it'
+        'commits, more than one release usually ships, and it holds the release commit of ' +
+        '1.5.0: if v1.0.0 is not the previous release, set `since` to it'
     ])
+    expect(labeled()).toEqual([7])
+  })
+
+  test('more than 1,000 commits and no evidence the start is wrong (a busy release): no warning', async () => {
+    const run = await pushTag('large-busy', projectOf(false), 'v2.0.0', true)
+    expect(run.code).toBe(0)
+    expect(warnings(run)).toEqual([])
     expect(labeled()).toEqual([7])
   })
 

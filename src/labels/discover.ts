@@ -4,7 +4,7 @@ import { isSafeRef } from './inputs.js'
 import type { Backport } from './backports.js'
 import { pullsOfRange, short } from './range-pulls.js'
 import { RangeReader, type Range } from './read-range.js'
-import { list } from './references.js'
+import { list, RELEASE_SUBJECT } from './references.js'
 import { previousRelease } from './previous-release.js'
 
 export { MAX_COMMIT_LOOKUPS } from './range-pulls.js'
@@ -223,10 +223,6 @@ class Discoverer {
     }
   }
 }
-
-/** A release commit's subject: `Release 1.4.0`, `chore(release): 1.4.0`, `Bump version to v1.4.0`. */
-const RELEASE_SUBJECT =
-  /^(?:chore\(release\):?|release:?|releasing|bump version to|prepare(?: for)?(?: release)?)\s+v?(\d+\.\d+(?:\.\d+)?)\b/i
 
 /** The versions whose release commits the range holds, other than those of `ends` (its two tags). */
 function releasesInside(commits: CommitSummary[], ends: (string | undefined)[]): string[] {

@@ -22,7 +22,8 @@ import { findBackports, looksLikeBackport, unattributed } from './backports.js'
 import type { Backport, OriginalSign } from './backports.js'
 import { gatheringQuestion } from './gathering.js'
 import { shapeOf } from './history.js'
-import { list, pullReferenceFromSubject, type SubjectReference } from './references.js'
+import { list, pullReferenceFromSubject, RELEASE_SUBJECT } from './references.js'
+import type { SubjectReference } from './references.js'
 import { BOT_BRANCH, joinSquashedBranches } from './squashed-branches.js'
 import { namedAndMore } from '../runner/markdown.js'
 
@@ -294,7 +295,7 @@ export async function pullsOfRange(
       const original = refs.get(sha)?.number as number
       for (const pull of ours.filter(p => p.number !== original))
         signs.push({ backport: pull.number, original, explicit: true })
-    } else if (ours.length === 0 && (bySha.get(sha)?.parents?.length ?? 1) <= 1) {
+    } else if (ours.length === 0 && isChange(bySha.get(sha))) {
       numberless.add(sha)
     }
     if (ours[0] && !copies.has(sha)) belongs.set(sha, ours[0].number)
@@ -386,6 +387,12 @@ async function readNamed(
     body: issue.body,
     ...(issue.labels ? { labels: issue.labels } : {})
   }
+}
+
+/** A commit that changes something a pull request could have brought: no merge, no release commit. */
+function isChange(commit: CommitSummary | undefined): boolean {
+  if (!commit || (commit.parents?.length ?? 1) > 1) return false
+  return !RELEASE_SUBJECT.test((commit.message.split('\n')[0] ?? '').trim())
 }
 
 function shas(left: string[]): string {

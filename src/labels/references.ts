@@ -69,6 +69,14 @@ export function closingReferences(
   return [...numbers].sort((a, b) => a - b)
 }
 
+/**
+ * A release commit's subject (`Release 1.4.0`, `chore(release): 1.4.0`, `Bump version to v1.4.0`,
+ * `v1.4.0`): a release's own commit, no change a pull request would have brought. The version is
+ * the first group.
+ */
+export const RELEASE_SUBJECT =
+  /^(?:(?:chore\(release\):?|release:?|releasing|bump(?: the)? version(?: to)?|prepare(?: for)?(?: release)?|version)\s+)?v?(\d+\.\d+(?:\.\d+)?)(?:[-+.][\w.+-]*)?\s*$/i
+
 /** `#12`, `#12 and #14`, `#12, #14 and #15` */
 export function list(numbers: number[]): string {
   const items = numbers.map(n => `#${n}`)
