@@ -16,7 +16,7 @@
  * requests, found, missed, extras by reason) to.
  */
 import { execFileSync } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { seedCommits, writeRepository } from '../../__fixtures__/history.js'
@@ -35,6 +35,30 @@ import { classify, originalsNamed, type Reason } from '../../__fixtures__/change
 
 const FOLDER = fileURLToPath(new URL('../../__fixtures__/histories/changelog/', import.meta.url))
 const OWNER = 'corpus'
+
+/**
+ * A monorepo's per-package tags, pushed with `paths` too: the package's folder (the fixture keeps
+ * each commit's changed paths). Runs where the `paths` input exists (src/labels/paths.ts, issue
+ * 43's h43-paths); until then its cases are skipped.
+ */
+const PATHS_OF: Record<string, (tag: string) => string> = {
+  'crossbeam-rs/crossbeam': tag => `${tag.replace(/-\d[\w.-]*$/, '')}/**`
+}
+const PATHS_MODULE = '../../src/labels/paths.js'
+const HAS_PATHS = existsSync(fileURLToPath(new URL('../../src/labels/paths.ts', import.meta.url)))
+/** The `paths` discovery takes: its PathFilter where it has one (never before). */
+type PathsFilter = Parameters<typeof discoverPullRequests>[1] extends { paths?: infer P }
+  ? P
+  : never
+/** `parsePaths` of src/labels/paths.ts, loaded where it exists */
+const parsePaths = async (value: string): Promise<PathsFilter> => {
+  const module = (await import(PATHS_MODULE)) as {
+    parsePaths: (v: string) => { filter?: PathsFilter; problems: string[] }
+  }
+  const parsed = module.parsePaths(value)
+  if (!parsed.filter) throw new Error(`paths ${value}: ${parsed.problems.join('; ')}`)
+  return parsed.filter
+}
 
 interface Figures {
   versions: number
@@ -103,6 +127,24 @@ describe.each(loadCorpora(FOLDER).map(corpus => [corpus.repo, corpus] as const))
     )
     const lookup = new Map(corpus.lookup ?? [])
     const titles = corpus.titles ?? {}
+    const filesOfCommit = (i: number) => corpus.files?.[i] ?? []
+    /**
+     * The paths a pull request changed, as the fixture knows them: its commits by the refs, the
+     * commit its subject names, a backport's or pick's commit that names it or has its title.
+     */
+    const filesOfPull = (n: number): Set<string> => {
+      const title = titles[n]?.toLowerCase()
+      const files = new Set<string>()
+      corpus.commits.forEach(([, , , , subject], i) => {
+        const tied =
+          (lookup.get(i) ?? []).includes(n) ||
+          numberOf(subject) === n ||
+          originalsNamed(subject).includes(n) ||
+          (title !== undefined && subject.toLowerCase().startsWith(title))
+        if (tied) filesOfCommit(i).forEach(f => files.add(f))
+      })
+      return files
+    }
     let repoDir: string
     let shas: Record<string, string>
     let heads: string[]
@@ -119,6 +161,17 @@ describe.each(loadCorpora(FOLDER).map(corpus => [corpus.repo, corpus] as const))
       ms: 0
     }
     figures.set(repo, tally)
+    const pathsTally: Figures = {
+      versions: 0,
+      listed: 0,
+      found: 0,
+      missedCount: 0,
+      byLookup: 0,
+      missed: [],
+      extras: {},
+      ms: 0
+    }
+    if (PATHS_OF[repo] !== undefined && HAS_PATHS) figures.set(`${repo} with paths`, pathsTally)
 
     beforeAll(() => {
       const started = Date.now()
@@ -128,6 +181,10 @@ describe.each(loadCorpora(FOLDER).map(corpus => [corpus.repo, corpus] as const))
       const commits = historyOf(corpus).map((c, i) => ({
         ...c,
         pulls: lookup.get(i) ?? [],
+        // the paths it changed (a content of its own, so each is a change)
+        ...(corpus.files
+          ? { files: Object.fromEntries(filesOfCommit(i).map(p => [p, `c${i}\n`])) }
+          : {}),
         date: new Date((corpus.commits[i]?.[1] ?? 0) * 1000).toISOString().replace('.000Z', 'Z')
       }))
       const tags = Object.fromEntries(corpus.tags.map(([tag, commit]) => [tag, `c${commit}`]))
@@ -162,7 +219,8 @@ describe.each(loadCorpora(FOLDER).map(corpus => [corpus.repo, corpus] as const))
           ...pull,
           ...(title ? { title } : {}),
           ...(head !== undefined ? { head_sha: shaOf(head) } : {}),
-          ...(own ? { commits: own.slice(0, 250) } : {})
+          ...(own ? { commits: own.slice(0, 250) } : {}),
+          ...(corpus.files ? { files: [...filesOfPull(pull.number)] } : {})
         }
       })
       emulator.reset()
@@ -195,73 +253,98 @@ describe.each(loadCorpora(FOLDER).map(corpus => [corpus.repo, corpus] as const))
         .map(i => ({ subject: corpus.commits[i]?.[4] ?? '', lookup: lookup.get(i) ?? [] }))
     }
 
-    test.each(releases.map(release => [release.tag, release] as const))(
-      '%s labels every pull request its changelog lists',
-      async (tag: string, release: Release) => {
-        const started = Date.now()
-        const listed = truth.versions[tag] ?? []
-        tagsOf(release)
-        const context = {
-          eventName: 'push',
-          payload: {},
-          sha: shaOf(release.commit),
-          ref: `refs/tags/${tag}`,
-          owner: OWNER,
-          repo: name
-        }
-        const [byGit, byCompare] = await Promise.all([
-          discoverPullRequests(client, { ...context, workspace: repoDir }),
-          discoverPullRequests(client, context)
-        ])
-        const range = rangeOf(release)
-        const want = new Set(listed)
-        const problems: string[] = []
-        tally.versions++
-        tally.listed += listed.length
-        for (const [path, found] of [
-          ['git', byGit],
-          ['compare', byCompare]
-        ] as const) {
-          const got = new Set(found.numbers)
-          const missing = listed.filter(n => !got.has(n))
-          if (path === 'git') {
-            tally.found += listed.length - missing.length
-            tally.missedCount += missing.length
-            const lookedUp = new Set(
-              found.notes.flatMap(note =>
-                [...note.matchAll(/((?:#\d+(?:, | and )?)+) from the commit lookup/g)].flatMap(m =>
-                  [...(m[1] as string).matchAll(/#(\d+)/g)].map(x => Number(x[1]))
-                )
+    /**
+     * Pushes `tag` on both paths (with `paths` when given) and checks its labels against the
+     * changelog: none missing; each extra explained, and with `paths` one that changed a match.
+     */
+    const check = async (tag: string, release: Release, paths?: string) => {
+      const started = Date.now()
+      const listed = truth.versions[tag] ?? []
+      const f = paths === undefined ? tally : pathsTally
+      tagsOf(release)
+      const context = {
+        eventName: 'push',
+        payload: {},
+        sha: shaOf(release.commit),
+        ref: `refs/tags/${tag}`,
+        owner: OWNER,
+        repo: name,
+        ...(paths === undefined ? {} : { paths: await parsePaths(paths) })
+      }
+      const withHistory = { ...context, workspace: repoDir }
+      const [byGit, byCompare] = await Promise.all([
+        discoverPullRequests(client, withHistory),
+        discoverPullRequests(client, context)
+      ])
+      const range = rangeOf(release)
+      const want = new Set(listed)
+      const inPaths = (n: number) => {
+        if (paths === undefined) return true
+        const folder = paths.replace(/\*\*$/, '')
+        return [...filesOfPull(n)].some(file => file.startsWith(folder))
+      }
+      const problems: string[] = []
+      f.versions++
+      f.listed += listed.length
+      for (const [path, found] of [
+        ['git', byGit],
+        ['compare', byCompare]
+      ] as const) {
+        const got = new Set(found.numbers)
+        const missing = listed.filter(n => !got.has(n))
+        if (path === 'git') {
+          f.found += listed.length - missing.length
+          f.missedCount += missing.length
+          const lookedUp = new Set(
+            found.notes.flatMap(note =>
+              [...note.matchAll(/((?:#\d+(?:, | and )?)+) from the commit lookup/g)].flatMap(m =>
+                [...(m[1] as string).matchAll(/#(\d+)/g)].map(x => Number(x[1]))
               )
             )
-            tally.byLookup += listed.filter(n => lookedUp.has(n)).length
-            if (missing.length > 0)
-              tally.missed.push(`${tag}: ${missing.map(n => `#${n}`).join(' ')}`)
-          }
-          const extras = found.numbers.filter(n => !want.has(n))
-          const unexplained: number[] = []
-          for (const n of extras) {
-            const reason = classify(n, range, want, titles) ?? 'unexplained'
-            if (reason === 'unexplained') unexplained.push(n)
-            if (path === 'git') tally.extras[reason] = (tally.extras[reason] ?? 0) + 1
-          }
-          if (missing.length > 0 || unexplained.length > 0)
-            problems.push(
-              `${path} (from ${release.previous}, ${range.length} commits): ` +
-                `missing ${missing.length} (${missing.map(n => `#${n}`).join(' ')}), ` +
-                `unexplained ${unexplained.length} (${unexplained.map(n => `#${n}`).join(' ')})` +
-                (found.warnings.length > 0 ? `; warnings: ${found.warnings.join(' | ')}` : '')
-            )
-        }
-        tally.ms += Date.now() - started
-        if (problems.length > 0)
-          throw new Error(
-            `${repo} ${tag}, changelog ${truth.file} at ${truth.commit.slice(0, 10)}: ` +
-              problems.join('; ')
           )
-      },
+          f.byLookup += listed.filter(n => lookedUp.has(n)).length
+          if (missing.length > 0) f.missed.push(`${tag}: ${missing.map(n => `#${n}`).join(' ')}`)
+        }
+        const extras = found.numbers.filter(n => !want.has(n))
+        const unexplained: number[] = []
+        for (const n of extras) {
+          const reason = inPaths(n)
+            ? (classify(n, range, want, titles) ?? 'unexplained')
+            : 'unexplained'
+          if (reason === 'unexplained') unexplained.push(n)
+          if (path === 'git') f.extras[reason] = (f.extras[reason] ?? 0) + 1
+        }
+        if (missing.length > 0 || unexplained.length > 0)
+          problems.push(
+            `${path} (from ${release.previous}, ${range.length} commits): ` +
+              `missing ${missing.length} (${missing.map(n => `#${n}`).join(' ')}), ` +
+              `unexplained ${unexplained.length} (${unexplained.map(n => `#${n}`).join(' ')})` +
+              (found.warnings.length > 0 ? `; warnings: ${found.warnings.join(' | ')}` : '')
+          )
+      }
+      f.ms += Date.now() - started
+      if (problems.length > 0)
+        throw new Error(
+          `${repo} ${tag}${paths === undefined ? '' : ` with paths ${paths}`}, changelog ` +
+            `${truth.file} at ${truth.commit.slice(0, 10)}: ${problems.join('; ')}`
+        )
+    }
+
+    test.each(releases.map(release => [release.tag, release] as const))(
+      '%s labels every pull request its changelog lists',
+      (tag: string, release: Release) => check(tag, release),
       120_000 // room for a loaded machine, not a timed assertion
     )
+
+    const pathsOf = PATHS_OF[repo]
+    if (pathsOf !== undefined)
+      (HAS_PATHS ? test.each : test.skip.each)(
+        releases.map(release => [release.tag, pathsOf(release.tag), release] as const)
+      )(
+        '%s with paths %s labels its changelog pull requests, and only ones that changed a match',
+        (tag: string, paths: string, release: Release) => check(tag, release, paths),
+        120_000 // room for a loaded machine, not a timed assertion
+      )
   }
 )
 
