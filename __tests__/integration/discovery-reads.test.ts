@@ -160,7 +160,9 @@ test('a merge-commit range of 400 pull requests costs its pages, one read per pu
 
   expect(run.code).toBe(0)
   // The ten bumps pushed to main belong to no pull request: one warning counts them (issue 43).
-  expect(warnings(run)).toEqual([expect.stringContaining('10 commits of the range belong to no pull request')])
+  expect(warnings(run)).toEqual([
+    expect.stringContaining('10 commits of the range belong to no pull request')
+  ])
   expect(run.stdout.match(/Dry run: would POST \S+\/issues\/\d+\/labels/g)).toHaveLength(400)
   const reads = emulator.requests.filter(r => r.method === 'GET').map(r => r.path)
   const pages = Math.ceil((commits.length - 1) / 100)

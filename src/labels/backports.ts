@@ -136,8 +136,14 @@ export async function findBackports(
         signs.push({ backport, original, explicit: false })
     }
     // A pick whose subject names its pull request needs no lookup: the subject counted it.
-    if (backport === undefined || orphan || !counted.has(backport) || !namesItself(commit, backport))
-      for (const sha of pickedFrom(commit.message)) picks.push({ sha, commit: commit.sha, backport })
+    if (
+      backport === undefined ||
+      orphan ||
+      !counted.has(backport) ||
+      !namesItself(commit, backport)
+    )
+      for (const sha of pickedFrom(commit.message))
+        picks.push({ sha, commit: commit.sha, backport })
   }
 
   let reads = 0
@@ -256,7 +262,7 @@ export function unattributed(
   return (
     `${what}: ${parts.join('; ')}. The pull requests that brought them, if any, are not ` +
     'labeled: pick commits with `git cherry-pick -x` (its "cherry picked from commit" line ' +
-    "names the original, whose pull request is labeled), or list them in `pull-requests` " +
+    'names the original, whose pull request is labeled), or list them in `pull-requests` ' +
     'in a step of their own.'
   )
 }
@@ -295,5 +301,8 @@ function wentElsewhere(backport: Pull | undefined, original: Pull): boolean {
 }
 
 function shas(list: string[]): string {
-  return namedAndMore(list.map(sha => sha.slice(0, 7)), 10)
+  return namedAndMore(
+    list.map(sha => sha.slice(0, 7)),
+    10
+  )
 }

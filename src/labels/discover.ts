@@ -163,8 +163,7 @@ class Discoverer {
       this.warnings.push(`${what}: ${range.warning}`)
       return
     }
-    const chosen =
-      this.ctx.since === undefined ? { base, tag, passedOver } : undefined
+    const chosen = this.ctx.since === undefined ? { base, tag, passedOver } : undefined
     await this.fromCommits(what, range, chosen)
     if (range.commits.length === 0 && this.ctx.since === undefined) {
       this.warnings.push(

@@ -17,7 +17,11 @@ export const LONG_LIVED =
 /** Whether pull requests were merged into a branch (the service's answer). */
 export type BranchQuestion = (branch: string) => Promise<boolean>
 
-export function gatheringQuestion(client: ServiceClient, owner: string, repo: string): BranchQuestion {
+export function gatheringQuestion(
+  client: ServiceClient,
+  owner: string,
+  repo: string
+): BranchQuestion {
   let list: Promise<{ bases: Set<string>; complete: boolean } | undefined> | undefined
   const asked = new Map<string, Promise<boolean>>()
   return async branch => {

@@ -25,7 +25,6 @@ import { shapeOf } from './history.js'
 import { list, pullReferenceFromSubject, RELEASE_SUBJECT } from './references.js'
 import type { SubjectReference } from './references.js'
 import { BOT_BRANCH, joinSquashedBranches } from './squashed-branches.js'
-import { namedAndMore } from '../runner/markdown.js'
 
 /**
  * The committer of what GitHub's merge button makes (`noreply@github.com`, `noreply@` the host
@@ -393,10 +392,6 @@ async function readNamed(
 function isChange(commit: CommitSummary | undefined): boolean {
   if (!commit || (commit.parents?.length ?? 1) > 1) return false
   return !RELEASE_SUBJECT.test((commit.message.split('\n')[0] ?? '').trim())
-}
-
-function shas(left: string[]): string {
-  return namedAndMore(left.map(short), 10)
 }
 
 export function short(ref: string): string {

@@ -41,7 +41,6 @@ interface Where {
   what: string
 }
 
-
 export async function joinSquashedBranches(
   { client, owner, repo, what }: Where,
   commits: CommitSummary[],

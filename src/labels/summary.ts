@@ -22,7 +22,8 @@ function backportLines(result: RunResult): string[] {
   const pairs = result.backports ?? []
   if (pairs.length === 0) return []
   const shown = pairs.slice(0, MAX_SUMMARY_ROWS).map(b => `#${b.number} of #${b.of}`)
-  const more = pairs.length > MAX_SUMMARY_ROWS ? `, ${andMore(pairs.length - MAX_SUMMARY_ROWS)}` : ''
+  const more =
+    pairs.length > MAX_SUMMARY_ROWS ? `, ${andMore(pairs.length - MAX_SUMMARY_ROWS)}` : ''
   return [`Backports (each original labeled with it): ${shown.join(', ')}${more}.`, '']
 }
 
