@@ -158,7 +158,7 @@ const index = new Map(records.map(([sha], i) => [sha, i]))
 const head = git('symbolic-ref', '--short', 'HEAD').trim()
 /** long-lived branches: their first-parent chains name commits before any topic branch's */
 const LONG_LIVED =
-  /^(develop|development|dev|devel|next|main|master|trunk|stable|beta|rc|minor|maint\S*|release\S*|hotfix\S*|\S+-stable|v?\d+(\.\d+)*(\.x)?)$/i
+  /^(develop|development|dev|devel|next|main|master|trunk|stable|beta|rc|minor|maint\S*|release\S*|hotfix\S*|\S+-stable|v?\d+(\.\d+)*(\.x)?|[\w-]+-v?\d+(\.\d+)*\.x)$/i
 const heads = git(
   'for-each-ref',
   '--sort=-committerdate',
@@ -333,8 +333,16 @@ if (changelog !== undefined) {
   const base = branchIndex(head)
   for (const n of listed) if (!pulls.has(n)) pulls.set(n, [n, base, `pull-${n}`])
   const lookup = lookupsOf(records, index, refs)
+  // a pull request only the refs name: its base is where the merge of its head landed
+  const mergedInto = n => {
+    const head = records.findIndex(([sha]) => (refs.bySha.get(sha) ?? []).includes(n))
+    const merge = records.findIndex(([, parents]) =>
+      parents.split(' ').slice(1).includes(records[head]?.[0])
+    )
+    return merge >= 0 && head >= 0 ? (landed.get(records[merge][0]) ?? null) : null
+  }
   for (const n of new Set(lookup.flatMap(([, ns]) => ns)))
-    if (!pulls.has(n)) pulls.set(n, [n, null, `pull-${n}`])
+    if (!pulls.has(n)) pulls.set(n, [n, mergedInto(n), `pull-${n}`])
   // each pull request head the window holds, for the service's `head.sha`
   const heads = records.flatMap(([sha], i) =>
     (refs.bySha.get(sha) ?? []).flatMap(n => (refs.heads.has(n) ? [[n, i]] : []))
