@@ -159,7 +159,9 @@ test('a comparison the service lists in part (total_commits above the commits re
   expect(warnings(run)).toEqual([
     expect.stringMatching(
       /listed 3 of the 5 commits of v1\.0\.0\.\.\.(0006){10}: 2 commits were not read.*fetch-depth: 0/
-    )
+    ),
+    // the two listed that were pushed without a pull request (issue 43: never silent)
+    expect.stringContaining('2 commits of the range belong to no pull request')
   ])
 })
 
@@ -278,7 +280,10 @@ test("README's permission table is enough for what discovery calls", async () =>
       }
     )
     expect(run.code).toBe(0)
-    expect(warnings(run)).toEqual([])
+    // `Mention an issue (#7)` ties to no pull request: the one warning says so.
+    expect(warnings(run)).toEqual([
+      expect.stringContaining('1 commit of the range belongs to no pull request')
+    ])
     expect(run.outputs['pull-requests']).toBe('12,13,15,17,18')
     expect(limited.requests.filter(r => r.status >= 400).map(r => r.path)).toEqual([
       `${R}/pulls/7` // an issue: 404 as a pull request

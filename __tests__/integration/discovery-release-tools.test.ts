@@ -151,7 +151,8 @@ const GIT_FLOW: Project = {
       committer: BUTTON
     },
     { id: 'd4', message: 'Add filters (#4)', parents: ['d3'], committer: BUTTON },
-    { id: 'h1', message: 'Fix the crash', parents: ['d4'] },
+    // The service's lookup ties the fix to the hotfix's pull request, as it ties a branch's commits.
+    { id: 'h1', message: 'Fix the crash', parents: ['d4'], pulls: [11] },
     {
       id: 'hotfix',
       message: 'Merge pull request #11 from acme/hotfix/crash\n\nFix the crash',

@@ -61,7 +61,14 @@ describe('push', () => {
 
     expect(found).toEqual({
       numbers: [12, 14, 15],
-      warnings: [],
+      // `Fix typo` was pushed without a pull request: never silent (issue 43).
+      warnings: [
+        `push: 1 commit of the range belongs to no pull request (looked up, found in none: ` +
+          `${sha(5).slice(0, 7)}). The pull requests that brought them, if any, are not labeled: ` +
+          'pick commits with `git cherry-pick -x` (its "cherry picked from commit" line names the ' +
+          'original, whose pull request is labeled), or list them in `pull-requests` in a step of ' +
+          'their own.'
+      ],
       notes: [
         'push: #12 and #14 from commit subjects, #15 from the commit lookup ' +
           `(4 commits, ${sha(1).slice(0, 7)}..${sha(5).slice(0, 7)} read with the compare endpoint)`
@@ -114,7 +121,10 @@ describe('push', () => {
     const found = await discover({ payload: { ...push, after: sha(6) }, sha: sha(6) })
 
     expect(found.numbers).toEqual([12])
-    expect(found.warnings).toEqual([])
+    // Four commits tie to no merged pull request of acme/web (an unmerged one, an issue, a fork's).
+    expect(found.warnings).toEqual([
+      expect.stringContaining('push: 4 commits of the range belong to no pull request')
+    ])
     expect(found.notes[1]).toMatch(/left out #16 and #7: .*not merged pull requests of acme\/web/)
   })
 
@@ -363,11 +373,16 @@ test('more commits naming none than lookups: the warning names what was left out
 
   expect(paths().filter(p => p.endsWith('/pulls') && p.includes('/commits/'))).toHaveLength(300)
   expect(found.numbers).toEqual([])
+  // One warning for both: the 300 looked up that belong to none, the 5 never looked up.
   expect(found.warnings).toEqual([
-    'workflow_dispatch: 5 commits that name no pull request were not looked up (5 on the main ' +
-      'line, 0 on merged branches: 0006000, 0005000, 0004000, 0003000, 0002000), because one run ' +
-      'looks up at most 300 commits (main-line commits first, then commits of merged branches ' +
-      'that no pull request found accounts for). The pull requests that brought them, if any, ' +
-      'are not labeled: list them in `pull-requests` in a step of their own.'
+    'workflow_dispatch: 300 commits of the range belong to no pull request (looked up, found ' +
+      'in none: 0132013, 0131013, 0130013, 012f012, 012e012, 012d012, 012c012, 012b012, 012a012, ' +
+      '0129012, ... and 290 more); 5 commits that name no pull request were not looked up (5 on ' +
+      'the main line, 0 on merged branches: 0006000, 0005000, 0004000, 0003000, 0002000), because ' +
+      'one run looks up at most 300 commits (main-line commits first, then commits of merged ' +
+      'branches that no pull request found accounts for). The pull requests that brought them, ' +
+      'if any, are not labeled: pick commits with `git cherry-pick -x` (its "cherry picked from ' +
+      'commit" line names the original, whose pull request is labeled), or list them in ' +
+      '`pull-requests` in a step of their own.'
   ])
 })

@@ -58,7 +58,7 @@ export async function discoverPullRequests(
     numbers: [...found.numbers].sort((a, b) => a - b),
     warnings: found.warnings,
     notes: found.notes,
-    backports: found.backports
+    ...(found.backports.length > 0 ? { backports: found.backports } : {})
   }
 }
 
