@@ -31,6 +31,8 @@ export interface Corpus {
   truth?: ChangelogTruth
   /** [commit index, the pull requests the service's lookup answers, from the pull request refs] */
   lookup?: [number, number[]][]
+  /** the commits the lookup ties by their tree alone (squash commits, not the pull request's own) */
+  squashes?: number[]
   /** [number, the index of its head commit] */
   heads?: [number, number][]
   /** number to title, from the default branch's subjects */

@@ -9,8 +9,9 @@
  *   `refs/pull/N/head` and `refs/pull/N/merge` alone: a commit that is a pull request's head (or
  *   its test merge) is that pull request's, and so is a merge whose second parent is a pull
  *   request's head, with the commits that parent adds over the first. A squash commit is known to
- *   the service by the pull request's `merge_commit_sha`, which no ref keeps: the lookup does not
- *   answer it (its subject names it).
+ *   the service by the pull request's `merge_commit_sha`, which no ref keeps: the lookup answers
+ *   it only when its tree is the tree of a pull request's head or test merge (a branch up to date
+ *   with its base when it was squashed).
  * - `titles`: the title of each changelog pull request, from the default branch's subject that
  *   names it (`Title (#N)`), for a lookup by title.
  */
@@ -18,21 +19,25 @@
 /** `refs/pull/N/head` and `refs/pull/N/merge`: sha to the numbers of the pull requests. */
 export function pullRefs(git) {
   const bySha = new Map()
+  const byTree = new Map()
   const heads = new Set()
-  for (const line of git('for-each-ref', '--format=%(objectname) %(refname)', 'refs/pull').split(
-    '\n'
-  )) {
-    const m = /^([0-9a-f]+) refs\/pull\/(\d+)\/(head|merge)$/.exec(line)
+  const refs = git('for-each-ref', '--format=%(objectname) %(tree) %(refname)', 'refs/pull')
+  for (const line of refs.split('\n')) {
+    const m = /^([0-9a-f]+) ([0-9a-f]*) refs\/pull\/(\d+)\/(head|merge)$/.exec(line)
     if (!m) continue
-    const n = Number(m[2])
-    if (m[3] === 'head') heads.add(n)
+    const n = Number(m[3])
+    if (m[4] === 'head') heads.add(n)
     bySha.set(m[1], [...new Set([...(bySha.get(m[1]) ?? []), n])])
+    if (m[2]) byTree.set(m[2], [...new Set([...(byTree.get(m[2]) ?? []), n])])
   }
-  return { bySha, heads }
+  return { bySha, byTree, heads }
 }
 
-/** [commit index, numbers] for every window commit the refs tie to a pull request. */
-export function lookupsOf(records, index, refs) {
+/**
+ * [commit index, numbers] for every window commit the refs tie to a pull request; `squashes`
+ * gets the commits tied by their tree alone (a squash is no commit of its pull request).
+ */
+export function lookupsOf(records, index, refs, squashes = new Set()) {
   const answers = new Map()
   const add = (i, n) => answers.set(i, [...new Set([...(answers.get(i) ?? []), n])])
   const parentsOf = i =>
@@ -50,8 +55,16 @@ export function lookupsOf(records, index, refs) {
     }
     return seen
   }
-  records.forEach(([sha], i) => {
+  records.forEach(([sha, parents, , , , tree], i) => {
     for (const n of refs.bySha.get(sha) ?? []) add(i, n)
+    // a squash or rebase merge of an up-to-date branch: the service knows it by the pull
+    // request's merge commit, no ref keeps that, but the commit's tree is the head's (or the test
+    // merge's) tree
+    if (!parents.includes(' ') && !refs.bySha.has(sha))
+      for (const n of refs.byTree.get(tree) ?? []) {
+        add(i, n)
+        squashes.add(i)
+      }
     const [first, ...others] = parentsOf(i)
     for (const other of others) {
       const numbers = refs.bySha.get(records[other][0]) ?? []

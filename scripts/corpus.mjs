@@ -332,7 +332,8 @@ if (changelog !== undefined) {
   const listed = [...new Set(Object.values(truth.versions).flat())]
   const base = branchIndex(head)
   for (const n of listed) if (!pulls.has(n)) pulls.set(n, [n, base, `pull-${n}`])
-  const lookup = lookupsOf(records, index, refs)
+  const squashes = new Set()
+  const lookup = lookupsOf(records, index, refs, squashes)
   // a pull request only the refs name: its base is where the merge of its head landed
   const mergedInto = n => {
     const head = records.findIndex(([sha]) => (refs.bySha.get(sha) ?? []).includes(n))
@@ -351,6 +352,8 @@ if (changelog !== undefined) {
     truth,
     /** [commit index, the pull requests the lookup answers] */
     lookup,
+    /** the commits the lookup ties by their tree alone (squashes: no commit of the pull request) */
+    squashes: [...squashes].sort((a, b) => a - b),
     /** [number, the index of its head commit] */
     heads,
     /** number to title: the changelog's pull requests, from the default branch's subjects */

@@ -203,12 +203,13 @@ describe.each(loadCorpora(FOLDER).map(corpus => [corpus.repo, corpus] as const))
           subjectTitle.set(n, subject.replace(/\s*\(#\d+\)\s*$/, ''))
       }
       // `pulls/{n}/commits`: the commits the refs tie to the pull request, oldest first, less
-      // the merge that brought its head
+      // the merge that brought its head and a squash of it
       const commitsOf = new Map<number, string[]>()
+      const squashes = new Set(corpus.squashes ?? [])
       for (const [i, numbers] of corpus.lookup ?? [])
         for (const n of numbers) {
           const [, ...others] = corpus.commits[i]?.[0] ?? []
-          if (others.includes(headOf.get(n) ?? -1)) continue
+          if (others.includes(headOf.get(n) ?? -1) || squashes.has(i)) continue
           commitsOf.set(n, [...(commitsOf.get(n) ?? []), shaOf(i)])
         }
       const pulls = pullsOf(corpus).map(pull => {
