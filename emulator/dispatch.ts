@@ -12,12 +12,12 @@ import {
 import { matchRoute, type Route } from './router.js'
 import { artifactRoutes } from './routes-artifacts.js'
 import { labelRoutes } from './routes-labels.js'
-import { pullRoutes } from './routes-pulls.js'
+import { pullRoutes, searchRoutes } from './routes-pulls.js'
 import { findOrg, findRepo, type EmulatorState } from './state.js'
 import type { EmulatorOptions, RecordedRequest } from './types.js'
 import { isObject } from './validate.js'
 
-const ROUTES: Route[] = [...artifactRoutes, ...labelRoutes, ...pullRoutes]
+const ROUTES: Route[] = [...artifactRoutes, ...labelRoutes, ...pullRoutes, ...searchRoutes]
 const API_PREFIX = '/api/v3'
 const DEFAULT_VERSION = '2022-11-28'
 const USER_AGENT_MESSAGE =

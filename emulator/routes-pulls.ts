@@ -1,7 +1,7 @@
 import { ApiError, notFound, paginate, type Reply, type RouteContext } from './http.js'
 import type { Route } from './router.js'
 import { labelJson, requireIssue } from './routes-labels.js'
-import { findIssue, findLabel, type CommitState, type IssueState } from './state.js'
+import { findIssue, findLabel, findRepo, type CommitState, type IssueState } from './state.js'
 
 /** The most commits `pulls/{n}/commits` lists (the service's documented limit). */
 const MAX_PULL_COMMITS = 250
@@ -125,6 +125,35 @@ function listPulls(ctx: RouteContext): Reply {
     .sort((a, b) => b.number - a.number)
   const page = paginate(ctx, pulls)
   return { status: 200, headers: page.headers, body: page.items.map(i => pullJson(ctx, i)) }
+}
+
+/**
+ * `search/issues`: the subset of the query language discovery uses, `repo:owner/name is:pr
+ * is:merged in:title "phrase"` (the phrase anywhere in the title, any case), newest first.
+ */
+function searchIssues(ctx: RouteContext): Reply {
+  const q = ctx.query.get('q') ?? ''
+  const repo = findRepo(ctx.state, /(?:^|\s)repo:(\S+)/.exec(q)?.[1] ?? '')
+  if (!repo) throw new ApiError(422, 'Validation Failed')
+  const phrase = (/in:title\s+"([^"]*)"/.exec(q)?.[1] ?? '').toLowerCase()
+  const onlyPulls = /(?:^|\s)is:pr(?:\s|$)/.test(q)
+  const merged = /(?:^|\s)is:merged(?:\s|$)/.test(q)
+  const items = (ctx.state.issues[repo] ?? [])
+    .filter(issue => !issue.deleted && (!onlyPulls || issue.pull))
+    .filter(issue => !merged || issue.pull?.merged)
+    .filter(issue => issue.title.toLowerCase().includes(phrase))
+    .sort((a, b) => b.number - a.number)
+  const page = paginate(ctx, items)
+  const scoped = { ...ctx, repo }
+  return {
+    status: 200,
+    headers: page.headers,
+    body: {
+      total_count: items.length,
+      incomplete_results: false,
+      items: page.items.map(issue => ({ ...issueJson(scoped, issue), score: 1 }))
+    }
+  }
 }
 
 function getIssue(ctx: RouteContext): Reply {
@@ -268,3 +297,14 @@ export const pullRoutes: Route[] = [
     handler: compare
   }
 ].map(route => ({ ...route, scope: 'repo' as const, docs: 'https://docs.github.com/rest' }))
+
+/** Search: no repository scope in the path; the query names it. */
+export const searchRoutes: Route[] = [
+  {
+    method: 'GET',
+    pattern: '/search/issues',
+    permission: [[]],
+    handler: searchIssues,
+    docs: 'https://docs.github.com/rest/search/search'
+  }
+]

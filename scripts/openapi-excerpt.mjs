@@ -36,7 +36,8 @@ export const TEMPLATES = [
   '/repos/{owner}/{repo}/commits/{commit_sha}/pulls',
   '/repos/{owner}/{repo}/compare/{basehead}',
   '/repos/{owner}/{repo}/compare/{base}...{head}',
-  '/repos/{owner}/{repo}/tags'
+  '/repos/{owner}/{repo}/tags',
+  '/search/issues'
 ]
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')

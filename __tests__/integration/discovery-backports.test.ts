@@ -163,6 +163,72 @@ describe('a backport labels its original too', () => {
   )
 })
 
+describe('a backport that names no number finds its original by title', () => {
+  test.each(BOTH)(
+    'a manual `[3.14] Title (#13138)` labels #12988, merged into main with that title, %s',
+    async (_n, git) => {
+      const title = 'Keep websocket compression state across control frames'
+      const project: Project = {
+        history: [
+          START,
+          {
+            id: 'b',
+            message: `[3.14] ${title} (#13138)`,
+            parents: ['start'],
+            pulls: [13138],
+            committer: BUTTON
+          }
+        ],
+        pulls: [
+          { number: 12988, title, ...ORIGINAL },
+          // same words, not merged: never the original
+          { number: 12990, title, merged: false },
+          onRelease(13138, `[3.14] ${title}`)
+        ],
+        tags: { 'v3.14.1': 'start', 'v3.14.2': 'b' }
+      }
+      const run = await pushTag('by-title', project, 'v3.14.2', git)
+      expect(run.code).toBe(0)
+      expect(warnings(run)).toEqual([])
+      expect(labeled()).toEqual([12988, 13138])
+      expect(run.stdout).toContain('#13138 is a backport of #12988')
+      expect(reads().filter(p => p === '/search/issues')).toHaveLength(1)
+    }
+  )
+
+  test.each(BOTH)(
+    "a pick carrying the forward merge's number labels the original of its title, %s",
+    async (_n, git) => {
+      const title = 'taskdump: remove crate disambiguators from output'
+      const project: Project = {
+        history: [
+          START,
+          {
+            id: 'pick',
+            message: `${title} (#8288)`,
+            parents: ['start'],
+            pulls: [8288],
+            committer: BUTTON
+          }
+        ],
+        pulls: [
+          { number: 8264, title, ...ORIGINAL },
+          {
+            number: 8288,
+            title: "Merge 'tokio-1.51.4' into 'tokio-1.52.x'",
+            base_ref: 'tokio-1.52.x',
+            head_ref: 'forward-1.51.4'
+          }
+        ],
+        tags: { 'tokio-1.52.3': 'start', 'tokio-1.52.4': 'pick' }
+      }
+      const run = await pushTag('pick-title', project, 'tokio-1.52.4', git)
+      expect(run.code).toBe(0)
+      expect(labeled()).toEqual([8264, 8288])
+    }
+  )
+})
+
 /**
  * `ORIG` in a message stands for the sha of commit `orig`: a scratch write of the history up to
  * it gives the sha every later write gives (same content, same dates).

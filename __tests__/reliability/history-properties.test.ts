@@ -293,8 +293,19 @@ test(
           git: history.shipped,
           compare: history.shipped
         })
-        expect(byGit.warnings).toEqual([])
-        expect(byCompare.warnings).toEqual([])
+        // Commits pushed without a pull request (direct onto main) are one warning that counts
+        // them (issue 43: never silent); nothing else warns.
+        const orphans = pushedAlone(history)
+        const expected =
+          orphans === 0
+            ? []
+            : [
+                expect.stringContaining(
+                  `${orphans} commit${orphans === 1 ? ' of the range belongs' : 's of the range belong'} to no pull request`
+                )
+              ]
+        expect(byGit.warnings).toEqual(expected)
+        expect(byCompare.warnings).toEqual(expected)
         const feature = history.featureCommits.map(id => shas[id])
         expect([...lookedUpByGit, ...lookups()].filter(sha => feature.includes(sha))).toEqual([])
       }),
@@ -317,6 +328,28 @@ test(
   },
   RUNS * 3000
 ) // room for a loaded machine, not a timed assertion
+
+/** The range's commits (head's history, not the base's) that no pull request brought, merges aside. */
+function pushedAlone(history: History): number {
+  const byId = new Map(history.commits.map(c => [c.id, c]))
+  const ancestors = (id: string): Set<string> => {
+    const seen = new Set<string>()
+    for (const todo = [id]; todo.length > 0;) {
+      const at = todo.pop() as string
+      if (seen.has(at)) continue
+      seen.add(at)
+      todo.push(...(byId.get(at)?.parents ?? []))
+    }
+    return seen
+  }
+  const before = ancestors(history.base)
+  return [...ancestors(history.head)].filter(id => {
+    const commit = byId.get(id)
+    return (
+      !before.has(id) && commit && commit.parents.length <= 1 && (commit.pulls ?? []).length === 0
+    )
+  }).length
+}
 
 const lookups = () =>
   emulator.requests.flatMap(r => {

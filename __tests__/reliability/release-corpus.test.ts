@@ -167,6 +167,16 @@ describe.each(loadCorpora().map(corpus => [corpus.repo, corpus] as const))(
         .split('\n')
         .filter(Boolean)
       const numbers = new Set(range.flatMap(sha => numberOf(bySha.get(sha) ?? '') ?? []))
+      // A backport's subject `Title (#N) (#B)` ships its original N too, when N went into another
+      // branch than B (issue 43: the original is labeled with its backport).
+      const baseOf = new Map(corpus.pulls.map(([n, base]) => [n, base]))
+      for (const sha of range) {
+        const inner = [...(bySha.get(sha) ?? '').matchAll(/\(#(\d+)\)/g)].map(m => Number(m[1]))
+        const own = inner.at(-1)
+        for (const n of inner.slice(0, -1))
+          if (own !== undefined && baseOf.has(n) && baseOf.get(n) !== baseOf.get(own))
+            numbers.add(n)
+      }
       return { commits: range.length, numbers: [...numbers].sort((a, b) => a - b) }
     }
 

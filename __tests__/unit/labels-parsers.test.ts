@@ -37,6 +37,9 @@ describe('pullNumberFromSubject', () => {
       kind: 'squash'
     })
     expect(pullReferenceFromSubject('Revert "Merge pull request #12 from acme/x"')).toBeUndefined()
+    // bors-ng merges one pull request as `Merge #953`; a batch of several is left to the lookup
+    expect(pullReferenceFromSubject('Merge #953')).toEqual({ number: 953, kind: 'merge' })
+    expect(pullReferenceFromSubject('Merge #944 #945')).toBeUndefined()
   })
 })
 

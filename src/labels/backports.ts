@@ -1,3 +1,5 @@
+// Over 300 lines: the signs, the -x lookups and the title search share one cap on reads and
+// one set of pairs; apart, each would need them passed around.
 /**
  * A backport ships its original: the pull request a backport copies onto a release line is
  * labeled with it. What names the original, in a backport's title, body or commit message:
@@ -16,8 +18,10 @@ import {
   isMerged,
   isOfRepository,
   pullsForCommit,
+  searchMergedPullsByTitle,
   type CommitSummary,
-  type Pull
+  type Pull,
+  type SearchItem
 } from '../service/pulls.js'
 import { firstLineOf } from '../shared/result.js'
 import { namedAndMore } from '../runner/markdown.js'
@@ -212,6 +216,62 @@ export async function findBackports(
       )
     }
   }
+  // Last, by title: a pull request onto a release line, or a commit whose subject is not its
+  // pull request's title there (a pick), whose original no sign named: the merged pull request
+  // of the same title that went into another branch (`[3.14] Title` of `Title`).
+  const hasOriginal = new Set([...pairs.values()].map(p => p.number))
+  const titles = new Map<string, number>()
+  for (const number of counted) {
+    const pull = pulls.get(number)
+    if (pull && !hasOriginal.has(number) && ontoLine(pull) && pull.title)
+      titles.set(plainTitle(pull.title), number)
+  }
+  for (const commit of commits) {
+    const backport = belongsTo(commit.sha)
+    const pull = backport === undefined ? undefined : pulls.get(backport)
+    if (!pull || hasOriginal.has(pull.number) || !ontoLine(pull) || !pull.title) continue
+    if ((commit.parents?.length ?? 1) > 1) continue
+    // A pick: its subject names the pull request that brought it under another title, or it
+    // came in a release pull request (`Prepare for the next release` of picked commits).
+    const first = commit.message.split('\n')[0] ?? ''
+    if (!/\(#\d+\)\s*$/.test(first) && !/\b(?:release|prepare)/i.test(pull.title)) continue
+    const subject = plainTitle(first)
+    if (subject !== '' && subject !== plainTitle(pull.title) && !titles.has(subject))
+      titles.set(subject, pull.number)
+  }
+  for (const [title, backport] of titles) {
+    if (title.length < MIN_TITLE) continue
+    if (reads >= MAX_BACKPORT_READS) {
+      leftOut.add(`"${title.slice(0, 40)}"`)
+      continue
+    }
+    reads++
+    let items: SearchItem[]
+    try {
+      items = await searchMergedPullsByTitle(client, owner, repo, title)
+    } catch (error) {
+      unreadable(`the pull requests titled like #${backport}`, error)
+      continue
+    }
+    const same = items.find(
+      i =>
+        i.number !== backport &&
+        !counted.has(i.number) &&
+        Boolean(i.pull_request?.merged_at) &&
+        plainTitle(i.title ?? '') === title
+    )
+    if (!same) continue
+    let original: Pull | undefined
+    try {
+      original = await read(same.number)
+    } catch (error) {
+      unreadable(`#${same.number}, titled as #${backport}`, error)
+      continue
+    }
+    if (!original || !isMerged(original) || !isOfRepository(original, owner, repo)) continue
+    if (!wentElsewhere(pulls.get(backport), original)) continue
+    add(backport, original)
+  }
   found.backports = [...pairs.values()].sort((a, b) => a.number - b.number || a.of - b.of)
   found.originals.sort((a, b) => a - b)
   if (found.backports.length > 0) {
@@ -280,6 +340,31 @@ export function looksLikeBackport(pull: Pull): boolean {
     /^\s*\[[^\]]+\]/.test(pull.title ?? '') ||
     /backport|cherry[-_ ]?pick/i.test(`${pull.title ?? ''} ${head}`) ||
     (LONG_LIVED.test(base) && /\d/.test(base))
+  )
+}
+
+/** A title shorter than this is too plain to find its original by (`Fix typo`). */
+const MIN_TITLE = 12
+
+/**
+ * A title as its original would carry it: without a leading `[3.14]`, a trailing `(#N)`, a
+ * cherry-pick bot's `(cherry-pick #N for 3.2)`, in one case and spacing.
+ */
+export function plainTitle(title: string): string {
+  return title
+    .replace(/^\s*(?:\[[^\]]*\]\s*)+/, '')
+    .replace(/(?:\s*\((?:#\d+|cherry-pick #\d+ for [^)]*|backport #\d+)\))+\s*$/i, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase()
+}
+
+/** A pull request onto a release line: its base is one (`3.14`, `tokio-1.52.x`) or its title says so. */
+function ontoLine(pull: Pull): boolean {
+  const base = pull.base?.ref ?? ''
+  if (LINE_MERGE.test(pull.title ?? '')) return true
+  return (
+    (LONG_LIVED.test(base) && /\d/.test(base)) || /^\s*\[[^\]]*\d[^\]]*\]/.test(pull.title ?? '')
   )
 }
 

@@ -16,7 +16,7 @@ export const MAX_BACKPORT_READS = MAX_LINKED_ISSUES.perRun
 /**
  * What a commit subject says about the pull request that made the commit: `merge` for GitHub's
  * merge-commit subject `Merge pull request #12 from owner/branch` (and bors's `Auto merge of #12 -
- * ...`, `Rollup merge of #12 - ...`), `squash` for `Title (#12)`
+ * ...`, `Rollup merge of #12 - ...`, bors-ng's `Merge #12`), `squash` for `Title (#12)`
  * (squash merges; also any subject that ends so). Only the first line counts.
  */
 export interface SubjectReference {
@@ -28,12 +28,15 @@ export function pullReferenceFromSubject(message: string): SubjectReference | un
   const subject = (message.split('\n')[0] ?? '').trim()
   // GitHub's merge button, and bors/homu's (`Auto merge of #20 - bors:rollup, r=...`, and the
   // pull requests of a rollup: `Rollup merge of #11 - user:branch, r=...`).
-  const merge = /^(?:Merge pull request #(\d+) from \S|(?:Auto|Rollup) merge of #(\d+) - \S)/.exec(
-    subject
-  )
+  // bors-ng's merge of one pull request: `Merge #953` (its body `953: Title r=… a=…`); a batch
+  // (`Merge #944 #945`) names several, and the lookup tells them apart.
+  const merge =
+    /^(?:Merge pull request #(\d+) from \S|(?:Auto|Rollup) merge of #(\d+) - \S|Merge #(\d+)$)/.exec(
+      subject
+    )
   const match = merge ?? /\(#(\d+)\)$/.exec(subject)
   if (!match) return undefined
-  const n = Number(match[1] ?? match[2])
+  const n = Number(match[1] ?? match[2] ?? match[3])
   if (!Number.isSafeInteger(n) || n <= 0) return undefined
   return { number: n, kind: merge ? 'merge' : 'squash' }
 }

@@ -47,6 +47,17 @@ export const issueSchema = z.lazy(() =>
 )
 export type Issue = z.infer<typeof issueSchema>
 
+/** An issue as the search API lists it, with its title. */
+const searchItemSchema = z.lazy(() =>
+  z.looseObject({
+    number: z.number(),
+    title: z.nullish(z.string()),
+    labels: labelNames(),
+    pull_request: z.nullish(z.looseObject({ merged_at: z.nullish(z.string()) }))
+  })
+)
+export type SearchItem = z.infer<typeof searchItemSchema>
+
 const commitSchema = z.lazy(() =>
   z.looseObject({
     sha: z.string(),
@@ -185,6 +196,33 @@ export async function hasClosedPullsInto(
     withQuery(path`/repos/${owner}/${repo}/pulls`, { state: 'closed', base: branch, per_page: 1 })
   )
   return parseResponse(z.array(pullSchema), response.body, 'pull request list').length > 0
+}
+
+/**
+ * Merged pull requests of the repository whose title holds `title` (the search API's
+ * `in:title`, a phrase), the best matches first, one page of 5: a backport's original by its title.
+ * Each as the issues API describes it (`pull_request.merged_at`, the labels).
+ */
+export async function searchMergedPullsByTitle(
+  client: ServiceClient,
+  owner: string,
+  repo: string,
+  title: string
+): Promise<SearchItem[]> {
+  const phrase = title.replace(/["\\]/g, ' ').replace(/\s+/g, ' ').trim()
+  const response = await client.request(
+    'GET',
+    withQuery(path`/search/issues`, {
+      q: `repo:${owner}/${repo} is:pr is:merged in:title "${phrase}"`,
+      per_page: 5
+    })
+  )
+  const found = parseResponse(
+    z.looseObject({ items: z._default(z.array(searchItemSchema), []) }),
+    response.body,
+    'search result'
+  )
+  return found.items
 }
 
 /** The most pull requests one page of a list holds. */
