@@ -199,8 +199,9 @@ describe.each(loadCorpora(FOLDER).map(corpus => [corpus.repo, corpus] as const))
       const subjectTitle = new Map<number, string>()
       for (const [, , , , subject] of corpus.commits) {
         const n = numberOf(subject)
-        if (n !== undefined && !subjectTitle.has(n))
-          subjectTitle.set(n, subject.replace(/\s*\(#\d+\)\s*$/, ''))
+        // the newest subject naming it: a pull request's merge or squash comes after its commits
+        // (a pick on a forward-merge branch carries the merge's number too)
+        if (n !== undefined) subjectTitle.set(n, subject.replace(/\s*\(#\d+\)\s*$/, ''))
       }
       // `pulls/{n}/commits`: the commits the refs tie to the pull request, oldest first, less
       // the merge that brought its head and a squash of it
