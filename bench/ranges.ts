@@ -41,8 +41,8 @@ export function labelsRange(): { commits: SeedCommit[]; pulls: SeedPull[]; start
  * requests from the repository's own branches, each merged with a merge commit over two branch
  * commits (every tenth branch with `main` merged into it), a commit pushed to main naming none
  * every 40 pull requests, and four branches that show another pull request (a commit the merge
- * button made). Budget: compare pages + one read per pull request + lookups + the four
- * questions.
+ * button made). Budget: compare pages + one read per pull request + lookups + one list of
+ * closed pull requests for the four branches.
  */
 export function mergeRange(): { commits: SeedCommit[]; pulls: SeedPull[]; start: string } {
   const sha = (n: number) => n.toString(16).padStart(40, '0')

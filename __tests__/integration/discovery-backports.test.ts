@@ -197,6 +197,48 @@ describe('a backport that names no number finds its original by title', () => {
   )
 
   test.each(BOTH)(
+    'a hand-picked commit without a number labels the merged pull request of its title, never a sibling backport nor for a bump, %s',
+    async (_n, git) => {
+      const title = 'Wait forever on very large timeout'
+      const project: Project = {
+        history: [
+          START,
+          { id: 'pick', message: title, parents: ['start'] },
+          { id: 'bump', message: 'Bump the serde version to 1.0.200', parents: ['pick'] },
+          {
+            id: 'b',
+            message: '[PR #12350/7eb05774 backport][3.13] Fix octal tests (#12401)',
+            parents: ['bump'],
+            pulls: [12401],
+            committer: BUTTON
+          }
+        ],
+        pulls: [
+          { number: 953, title, ...ORIGINAL },
+          // the original's own backport onto another line: a sibling, never an original
+          { number: 960, title: `[0.7] ${title}`, base_ref: '0.7' },
+          { number: 12350, title: 'Fix octal tests', ...ORIGINAL },
+          {
+            number: 12351,
+            title: '[PR #12350/7eb05774 backport][3.14] Fix octal tests',
+            base_ref: '3.14'
+          },
+          onRelease(12401, '[PR #12350/7eb05774 backport][3.13] Fix octal tests')
+        ],
+        tags: { 'v0.8.14': 'start', 'v0.8.15': 'b' }
+      }
+      const run = await pushTag('pick-by-title', project, 'v0.8.15', git)
+      expect(run.code).toBe(0)
+      expect(labeled()).toEqual([953, 12350, 12401])
+      // the bump alone belongs to no pull request; only the pick's title was searched
+      expect(warnings(run)).toEqual([
+        expect.stringContaining('1 commit of the range belongs to no pull request')
+      ])
+      expect(reads().filter(p => p === '/search/issues')).toHaveLength(1)
+    }
+  )
+
+  test.each(BOTH)(
     "a pick carrying the forward merge's number labels the original of its title, %s",
     async (_n, git) => {
       const title = 'taskdump: remove crate disambiguators from output'

@@ -207,6 +207,18 @@ describe('an unusually large range', () => {
     expect(labeled()).toEqual([7])
   })
 
+  test('more than 1,000 commits and a tag the rule passed over as no version: the warning names it', async () => {
+    const busy = projectOf(false)
+    const project = { ...busy, tags: { ...busy.tags, 'v1.5.0.0.1': 'w500' } }
+    const run = await pushTag('large-passed-over', project, 'v2.0.0', true)
+    expect(run.code).toBe(0)
+    expect(warnings(run)).toEqual([
+      '::warning::tag v2.0.0: the range from v1.0.0 holds 1 pull request and 1001 commits, more ' +
+        'than one release usually ships, and tag v1.5.0.0.1 was passed over as no version: if ' +
+        'v1.0.0 is not the previous release, set `since` to it'
+    ])
+  })
+
   test('the same range from `since`: no warning (the range is the one asked for)', async () => {
     const run = await pushTag('large-since', project, 'v2.0.0', true, { since: 'v1.0.0' })
     expect(run.code).toBe(0)

@@ -9,6 +9,7 @@ import { client, dir, emulator, useHistoryWorld } from '../../__fixtures__/histo
 import { seedCommits, writeRepository, type HistoryCommit } from '../../__fixtures__/history.js'
 import type { SeedPull } from '../../emulator/index.js'
 import { discoverPullRequests, MAX_COMMIT_LOOKUPS } from '../../src/labels/discover.js'
+import { MAX_BACKPORT_READS } from '../../src/labels/references.js'
 
 useHistoryWorld('range-pulls-boundaries')
 
@@ -255,4 +256,42 @@ describe('subjects that name no merged pull request, and a git-flow question tha
       )
     ).rejects.toThrow()
   })
+})
+
+describe('the originals of backports: at most MAX_BACKPORT_READS read in a run, the rest said', () => {
+  /** `count` backports squash-merged onto 3.14, each naming its original (`backport of #N`). */
+  const backports = (count: number) => {
+    const commits: HistoryCommit[] = [{ id: 'base', message: 'Start', parents: [] }]
+    const pulls: SeedPull[] = []
+    for (let i = 0; i < count; i++) {
+      commits.push({
+        id: `b${i}`,
+        message: `Fix ${i} (backport of #${1000 + i}) (#${2000 + i})`,
+        parents: [i === 0 ? 'base' : `b${i - 1}`],
+        committer: BUTTON
+      })
+      pulls.push({ number: 1000 + i }, { number: 2000 + i, base_ref: '3.14' })
+    }
+    return { commits, pulls }
+  }
+  const originalReads = (gets: string[]) => gets.filter(p => /\/pulls\/1\d{3}$/.test(p)).length
+
+  test.each([
+    [MAX_BACKPORT_READS, 0],
+    [MAX_BACKPORT_READS + 1, 1]
+  ])(
+    '%i backports: every original up to the cap labeled, %i left out and named',
+    async (count, left) => {
+      const { commits, pulls } = backports(count)
+      const { found, gets } = await discover(commits, pulls)
+      expect(originalReads(gets)).toBe(MAX_BACKPORT_READS)
+      const originals = found.numbers.filter(n => n < 2000)
+      expect(originals).toHaveLength(count - left)
+      const warning = found.warnings.find(w => w.includes('read in one run'))
+      if (left === 0) expect(warning).toBeUndefined()
+      else expect(warning).toContain(`left out #${1000 + count - 1}`)
+      expect(found.backports).toHaveLength(count - left)
+    },
+    60_000
+  ) // room for a loaded machine, not a timed assertion
 })

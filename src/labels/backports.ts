@@ -27,7 +27,7 @@ import { firstLineOf } from '../shared/result.js'
 import { namedAndMore } from '../runner/markdown.js'
 import { LONG_LIVED } from './gathering.js'
 import { MAX_BACKPORT_READS, list } from './references.js'
-import { LINE_MERGE } from './squashed-branches.js'
+import { BOT_BRANCH, LINE_MERGE } from './squashed-branches.js'
 
 /** One backport and the original it ships. */
 export interface Backport {
@@ -216,31 +216,40 @@ export async function findBackports(
       )
     }
   }
-  // Last, by title: a pull request onto a release line, or a commit whose subject is not its
-  // pull request's title there (a pick), whose original no sign named: the merged pull request
-  // of the same title that went into another branch (`[3.14] Title` of `Title`).
-  const hasOriginal = new Set([...pairs.values()].map(p => p.number))
-  const titles = new Map<string, number>()
+  // Last, by title, for what no sign named (an explicit sign the budget left unread included):
+  // a commit of no pull request (a hand-picked commit), a backport onto a release line titled
+  // as one (`[3.14] Title`), a pick whose subject carries another pull request's number or came
+  // in a release pull request: the merged pull request of the same title, itself no backport,
+  // that went into another branch (`Title` of `[3.14] Title`).
+  const signed = new Set([
+    ...signs.filter(g => g.explicit).map(g => g.backport),
+    ...[...pairs.values()].map(p => p.number)
+  ])
+  const titles = new Map<string, { backport?: number; commit?: string }>()
+  const wish = (title: string, want: { backport?: number; commit?: string }) => {
+    if (title.length >= MIN_TITLE && !titles.has(title) && !BUMP.test(title))
+      titles.set(title, want)
+  }
+  for (const commit of commits) {
+    if (numberless.has(commit.sha) && !found.attributed.has(commit.sha))
+      wish(plainTitle(commit.message.split('\n')[0] ?? ''), { commit: commit.sha })
+  }
   for (const number of counted) {
     const pull = pulls.get(number)
-    if (pull && !hasOriginal.has(number) && ontoLine(pull) && pull.title)
-      titles.set(plainTitle(pull.title), number)
+    if (pull?.title && !signed.has(number) && titledAsBackport(pull))
+      wish(plainTitle(pull.title), { backport: number })
   }
   for (const commit of commits) {
     const backport = belongsTo(commit.sha)
     const pull = backport === undefined ? undefined : pulls.get(backport)
-    if (!pull || hasOriginal.has(pull.number) || !ontoLine(pull) || !pull.title) continue
-    if ((commit.parents?.length ?? 1) > 1) continue
-    // A pick: its subject names the pull request that brought it under another title, or it
-    // came in a release pull request (`Prepare for the next release` of picked commits).
+    if (!pull?.title || signed.has(pull.number) || !ontoLine(pull)) continue
+    if ((commit.parents?.length ?? 1) > 1 || BOT_BRANCH.test(pull.head?.ref ?? '')) continue
     const first = commit.message.split('\n')[0] ?? ''
     if (!/\(#\d+\)\s*$/.test(first) && !/\b(?:release|prepare)/i.test(pull.title)) continue
     const subject = plainTitle(first)
-    if (subject !== '' && subject !== plainTitle(pull.title) && !titles.has(subject))
-      titles.set(subject, pull.number)
+    if (subject !== plainTitle(pull.title)) wish(subject, { backport: pull.number })
   }
-  for (const [title, backport] of titles) {
-    if (title.length < MIN_TITLE) continue
+  for (const [title, want] of titles) {
     if (reads >= MAX_BACKPORT_READS) {
       leftOut.add(`"${title.slice(0, 40)}"`)
       continue
@@ -250,27 +259,34 @@ export async function findBackports(
     try {
       items = await searchMergedPullsByTitle(client, owner, repo, title)
     } catch (error) {
-      unreadable(`the pull requests titled like #${backport}`, error)
+      unreadable(`the pull requests titled "${title.slice(0, 40)}"`, error)
       continue
     }
     const same = items.find(
       i =>
-        i.number !== backport &&
-        !counted.has(i.number) &&
+        i.number !== want.backport &&
         Boolean(i.pull_request?.merged_at) &&
-        plainTitle(i.title ?? '') === title
+        plainTitle(i.title ?? '') === title &&
+        !titledAsBackport({ number: i.number, title: i.title ?? '' })
     )
     if (!same) continue
     let original: Pull | undefined
     try {
       original = await read(same.number)
     } catch (error) {
-      unreadable(`#${same.number}, titled as #${backport}`, error)
+      unreadable(`#${same.number}, titled "${title.slice(0, 40)}"`, error)
       continue
     }
     if (!original || !isMerged(original) || !isOfRepository(original, owner, repo)) continue
-    if (!wentElsewhere(pulls.get(backport), original)) continue
-    add(backport, original)
+    if (want.backport !== undefined && !wentElsewhere(pulls.get(want.backport), original)) continue
+    add(want.backport, original)
+    if (want.commit !== undefined) {
+      found.attributed.add(want.commit)
+      found.notes.push(
+        `${what}: commit ${want.commit.slice(0, 7)} has the title of #${original.number}: ` +
+          `#${original.number} counts`
+      )
+    }
   }
   found.backports = [...pairs.values()].sort((a, b) => a.number - b.number || a.of - b.of)
   found.originals.sort((a, b) => a - b)
@@ -357,6 +373,15 @@ export function plainTitle(title: string): string {
     .replace(/\s+/g, ' ')
     .trim()
     .toLowerCase()
+}
+
+/** A bot's or a release's title: no backport to find an original for (`Bump pip from 26.1.1`). */
+const BUMP = /^(?:(?:build|chore)(?:\([^)]*\))?:\s*)?(?:bump|release|prepare)\b/i
+
+/** A title a backport carries: `[3.14] Title`, `[PR #N/… backport]`, `… (cherry-pick #N for 3.2)`. */
+function titledAsBackport(pull: { number: number; title?: string | null | undefined }): boolean {
+  const title = pull.title ?? ''
+  return /^\s*\[[^\]]*(?:\d|backport)[^\]]*\]/i.test(title) || originalsNamed(title).length > 0
 }
 
 /** A pull request onto a release line: its base is one (`3.14`, `tokio-1.52.x`) or its title says so. */
