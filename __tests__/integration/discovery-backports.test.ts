@@ -239,6 +239,45 @@ describe('a backport that names no number finds its original by title', () => {
   )
 
   test.each(BOTH)(
+    'a release pull request of picks (bors `Merge #964`, "Prepare for the next release") labels the originals of their titles, %s',
+    async (_n, git) => {
+      const picks = [
+        'Wait forever on very large timeout',
+        'Make `scope()` function soft-deprecated'
+      ]
+      const project: Project = {
+        history: [
+          START,
+          { id: 'p1', message: picks[0] as string, parents: ['start'], pulls: [964] },
+          { id: 'p2', message: picks[1] as string, parents: ['p1'], pulls: [964] },
+          { id: 'prep', message: 'Prepare for the next release', parents: ['p2'], pulls: [964] },
+          {
+            id: 'bors',
+            message: 'Merge #964\n\n964: Prepare for the next release r=taiki-e a=taiki-e',
+            parents: ['start', 'prep'],
+            pulls: [964]
+          }
+        ],
+        pulls: [
+          { number: 953, title: picks[0], ...ORIGINAL },
+          { number: 954, title: picks[1], ...ORIGINAL },
+          {
+            number: 964,
+            title: 'Prepare for the next release',
+            base_ref: 'v0.8',
+            head_ref: 'v0.8-release'
+          }
+        ],
+        tags: { 'crossbeam-utils-0.8.14': 'start', 'crossbeam-utils-0.8.15': 'bors' }
+      }
+      const run = await pushTag('release-of-picks', project, 'crossbeam-utils-0.8.15', git)
+      expect(run.code).toBe(0)
+      expect(warnings(run)).toEqual([])
+      expect(labeled()).toEqual([953, 954, 964])
+    }
+  )
+
+  test.each(BOTH)(
     "a pick carrying the forward merge's number labels the original of its title, %s",
     async (_n, git) => {
       const title = 'taskdump: remove crate disambiguators from output'
