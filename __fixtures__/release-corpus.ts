@@ -27,13 +27,38 @@ export interface Corpus {
   pulls: [number, number | null, string][]
   /** [squash commit index, the commit of the same tree it squashed: its pull request's head] */
   twins?: [number, number][]
+  /** from outside the subjects (scripts/corpus-truth.mjs; the fixtures of histories/changelog/) */
+  truth?: ChangelogTruth
+  /** [commit index, the pull requests the service's lookup answers, from the pull request refs] */
+  lookup?: [number, number[]][]
+  /** the commits the lookup ties by their tree alone (squash commits, not the pull request's own) */
+  squashes?: number[]
+  /** [number, the index of its head commit] */
+  heads?: [number, number][]
+  /** number to title, from the default branch's subjects */
+  titles?: Record<string, string>
+  /** the paths each commit changed over its first parent (names only), for `paths` */
+  files?: string[][]
 }
 
-export function loadCorpora(): Corpus[] {
-  return readdirSync(HISTORIES)
+export interface ChangelogTruth {
+  file: string
+  /** the mirror commit the file was read at */
+  commit: string
+  /** each file (a monorepo's per-package changelogs) and the commit it was read at */
+  sources?: { file: string; commit: string }[]
+  format: string
+  /** tag to the pull requests the changelog lists for its version */
+  versions: Record<string, number[]>
+  /** tag to the numbers it names that are no pull requests (issues) */
+  notPulls: Record<string, number[]>
+}
+
+export function loadCorpora(folder = HISTORIES): Corpus[] {
+  return readdirSync(folder)
     .filter(name => name.endsWith('.json.gz'))
     .sort()
-    .map(name => JSON.parse(gunzipSync(readFileSync(join(HISTORIES, name))).toString('utf8')))
+    .map(name => JSON.parse(gunzipSync(readFileSync(join(folder, name))).toString('utf8')))
 }
 
 /** The pull request a subject names: `Merge pull request #N from ...`, else its last `(#N)`. */

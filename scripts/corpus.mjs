@@ -18,6 +18,15 @@
  * --tags REGEX  which tags are the repository's releases (default: any version tag); the test
  *               pushes those (the other version tags of the window are there, not pushed)
  * --until TAG   the window ends at TAG (default: the newest release tag)
+ * --files       keep the paths each commit changed (names only; for the `paths` input)
+ * --keep REGEX  only the version tags matching it are kept with their ranges (default: all):
+ *               a release branch's tags without the other lines' ranges
+ * --changelog FILE  also keep the changelog's truth, the lookup the pull request refs answer
+ *               and the changelog pull requests' titles (scripts/corpus-truth.mjs), with
+ *               --changelog-format towncrier|markdown (default markdown), --changelog-prefix P
+ *               (a version's tag is P + version; default `v`; or FILE=P@REF,FILE=P for a monorepo's
+ *               per-package files, each read at its REF) and --changelog-at REF (the commit
+ *               the file is read at; default the newest release tag)
  *
  * The window is the union of `git rev-list <previous>..<tag>` (plus both ends) over the kept
  * tags; parents outside it are dropped. The previous release of a tag is computed here as the
@@ -27,6 +36,7 @@
  */
 import { execFileSync } from 'node:child_process'
 import { gzipSync } from 'node:zlib'
+import { changelogTruth, lookupsOf, pullRefs, titlesOf } from './corpus-truth.mjs'
 
 const [mirror, repo, ...rest] = process.argv.slice(2)
 if (!mirror || !repo || !/^[\w.-]+\/[\w.-]+$/.test(repo)) {
@@ -108,7 +118,10 @@ if (newest.length === 0) throw new Error('no release tags matched')
 const firstPrevious = newest.map(t => previousOf(t, tags)).filter(Boolean)
 const since = Math.min(...firstPrevious.map(t => t.time), newest[0].time)
 const end = newest[newest.length - 1].time
-const kept = tags.filter(t => t.time >= since && t.time <= end && parse(t.name))
+const KEEP = new RegExp(option('--keep', '.'))
+const kept = tags.filter(
+  t => t.time >= since && t.time <= end && parse(t.name) && KEEP.test(t.name)
+)
 const pairs = kept.flatMap(t => {
   const previous = previousOf(t, tags)
   return previous ? [[previous, t]] : []
@@ -145,7 +158,7 @@ const index = new Map(records.map(([sha], i) => [sha, i]))
 const head = git('symbolic-ref', '--short', 'HEAD').trim()
 /** long-lived branches: their first-parent chains name commits before any topic branch's */
 const LONG_LIVED =
-  /^(develop|development|dev|devel|next|main|master|trunk|stable|beta|rc|minor|maint\S*|release\S*|hotfix\S*|\S+-stable|v?\d+(\.\d+)*(\.x)?)$/i
+  /^(develop|development|dev|devel|next|main|master|trunk|stable|beta|rc|minor|maint\S*|release\S*|hotfix\S*|\S+-stable|v?\d+(\.\d+)*(\.x)?|[\w-]+-v?\d+(\.\d+)*\.x)$/i
 const heads = git(
   'for-each-ref',
   '--sort=-committerdate',
@@ -284,6 +297,90 @@ for (const [previous, tag] of pairs) {
     )
 }
 
+// --- from outside the subjects (issue 43): the changelog, the pull request refs, titles
+const changelog = option('--changelog', undefined)
+let outside = {}
+if (changelog !== undefined) {
+  const refs = pullRefs(git)
+  // `FILE` with --changelog-prefix, or `FILE=PREFIX,FILE=PREFIX` (a monorepo's per-package files)
+  const files = changelog
+    .split(',')
+    .map(entry => /^([^=@]+)(?:=([^@]*))?(?:@(.+))?$/.exec(entry).slice(1))
+  const parts = files.map(([file, prefix, at]) =>
+    changelogTruth(
+      git,
+      {
+        file,
+        at: at ?? option('--changelog-at', newest[newest.length - 1].name),
+        format: option('--changelog-format', 'markdown'),
+        prefix: prefix ?? option('--changelog-prefix', 'v'),
+        releases: RELEASES.source
+      },
+      new Set(kept.map(t => t.name)),
+      refs,
+      pairs
+    )
+  )
+  const truth = {
+    ...parts[0],
+    file: files.map(([file]) => file).join(', '),
+    /** each file and the commit it was read at */
+    sources: parts.map(part => ({ file: part.file, commit: part.commit })),
+    versions: Object.assign({}, ...parts.map(p => p.versions)),
+    notPulls: Object.assign({}, ...parts.map(p => p.notPulls))
+  }
+  const listed = [...new Set(Object.values(truth.versions).flat())]
+  const base = branchIndex(head)
+  for (const n of listed) if (!pulls.has(n)) pulls.set(n, [n, base, `pull-${n}`])
+  const squashes = new Set()
+  const lookup = lookupsOf(records, index, refs, squashes)
+  // a pull request only the refs name: its base is where the merge of its head landed
+  const mergedInto = n => {
+    const head = records.findIndex(([sha]) => (refs.bySha.get(sha) ?? []).includes(n))
+    const merge = records.findIndex(([, parents]) =>
+      parents.split(' ').slice(1).includes(records[head]?.[0])
+    )
+    return merge >= 0 && head >= 0 ? (landed.get(records[merge][0]) ?? null) : null
+  }
+  for (const n of new Set(lookup.flatMap(([, ns]) => ns)))
+    if (!pulls.has(n)) pulls.set(n, [n, mergedInto(n), `pull-${n}`])
+  // each pull request head the window holds, for the service's `head.sha`
+  const heads = records.flatMap(([sha], i) =>
+    (refs.bySha.get(sha) ?? []).flatMap(n => (refs.heads.has(n) ? [[n, i]] : []))
+  )
+  outside = {
+    truth,
+    /** [commit index, the pull requests the lookup answers] */
+    lookup,
+    /** the commits the lookup ties by their tree alone (squashes: no commit of the pull request) */
+    squashes: [...squashes].sort((a, b) => a - b),
+    /** [number, the index of its head commit] */
+    heads,
+    /** number to title: the changelog's pull requests, from the default branch's subjects */
+    titles: titlesOf(git, listed, floor - 86400 * 365)
+  }
+}
+
+// --- --files: the paths each commit changed (over its first parent), names only, for `paths`
+if (rest.includes('--files')) {
+  const out = execFileSync(
+    'git',
+    ['--git-dir', mirror, 'diff-tree', '--stdin', '-r', '--name-only', '-m', '--first-parent'],
+    {
+      input: records.map(([sha]) => sha).join('\n') + '\n',
+      encoding: 'utf8',
+      maxBuffer: 1 << 30
+    }
+  )
+  const files = records.map(() => [])
+  let at
+  for (const line of out.split('\n')) {
+    if (index.has(line)) at = index.get(line)
+    else if (line && at !== undefined) files[at].push(line)
+  }
+  outside.files = files
+}
+
 const mirrorHead = git('rev-parse', 'HEAD').trim()
 const fixture = {
   repo,
@@ -304,7 +401,8 @@ const fixture = {
   /** [number, base branch index, head branch] */
   pulls: [...pulls.values()].sort((a, b) => a[0] - b[0]),
   /** [squash commit index, the commit of the same tree it squashed (its pull request's head)] */
-  twins
+  twins,
+  ...outside
 }
 const json = JSON.stringify(fixture)
 process.stdout.write(gzipSync(json, { level: 9 }))
