@@ -23,6 +23,40 @@ describe('retries', () => {
     )
   })
 
+  test("a reset already past by the runner's clock is no time to wait for: 60 s, then 120 s, never a refusal a second", async () => {
+    const { client, on, clock, log } = setup()
+    const past = String(Math.floor(clock.now() / 1000) - 30)
+    const limited = {
+      status: 403,
+      headers: {
+        'x-ratelimit-limit': '1000',
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': past
+      },
+      body: { message: 'API rate limit exceeded for installation.' }
+    }
+    on('GET', '/r', limited, limited, limited, { status: 200, body: {} })
+    await client.request('GET', '/r')
+    expect(clock.sleeps).toEqual([60_000, 120_000, 240_000])
+    // The time it named is said as it was, past; none is made up.
+    expect(log.text()).toContain(
+      "its x-ratelimit-reset (2026-11-22T11:59:30.000Z) is already past by the runner's clock; GitHub asks to wait at least a minute"
+    )
+    expect(log.text()).not.toMatch(/it resets at/)
+  })
+
+  test.each([['-5'], ['Sun, 22 Nov 2026 11:00:00 GMT']])(
+    'retry-after %j names no time ahead: waited as a limit naming none',
+    async value => {
+      const { client, on, clock, log } = setup()
+      const limited = { status: 429, headers: { 'retry-after': value }, body: {} }
+      on('GET', '/r', limited, limited, { status: 200, body: {} })
+      await client.request('GET', '/r')
+      expect(clock.sleeps).toEqual([60_000, 120_000])
+      expect(log.text()).not.toMatch(/it asks to wait until/)
+    }
+  )
+
   test('rate-limit waits have their own budget: four 2 s refusals with max-retries 1 still succeed', async () => {
     const { client, on, clock } = setup({ maxRetries: 1 })
     const limited = {
