@@ -23,7 +23,7 @@ describe('pacing inside the content-creation limits', () => {
     expect(seen[500]?.at).toBe(start + HOUR + 1000)
     expect(seen[501]?.at).toBe(start + HOUR + 2000)
     expect(log.text()).toMatch(
-      /POST \/w: GitHub's 500 content-creating requests an hour are reached by this run's writes; the next may go at 13:00 UTC; held back in 3102 s, resuming at 13:00 UTC/
+      /POST \/w: GitHub's 500 content-creating requests an hour are reached by this run's writes; the next may go at 13:01 UTC; held back in 3102 s, resuming at 13:00 UTC/
     )
   })
 
@@ -58,8 +58,8 @@ describe('pacing inside the content-creation limits', () => {
     expect([error.refused, error.fatal, error.status]).toEqual([false, true, 0])
     expect(error.message).toBe(
       "POST /w not sent: GitHub's 500 content-creating requests an hour are reached by this run's writes; " +
-        "the next may go at 13:00 UTC; waiting 52 min more would pass the step's time budget " +
-        '(`time-budget`: 30 minutes, ending at 12:30 UTC). Run the step again after 13:00 UTC.'
+        "the next may go at 13:01 UTC; waiting 52 min more would pass the step's time budget " +
+        '(`time-budget`: 30 minutes, ending at 12:30 UTC). Run the step again after 13:01 UTC.'
     )
   })
 })

@@ -167,14 +167,23 @@ describe('retries', () => {
     expect(seen).toHaveLength(1)
     expect(clock.sleeps).toEqual([])
     expect(error).toBeInstanceOf(OutOfTime)
-    expect([error.fatal, error.refused, error.resetAt]).toEqual([true, true, reset * 1000 + 1000])
+    expect([error.fatal, error.refused, error.resetAt]).toEqual([true, true, reset * 1000]) // as named: the margin is in the wait only
     expect(error.message.split('\n')).toEqual([
       "GET /r refused (403): rate limited (403): the token's request quota is used up; it resets at " +
-        `${new Date(reset * 1000 + 1000).toISOString()} (x-ratelimit-reset); waiting 1 h more would ` +
+        `${new Date(reset * 1000).toISOString()} (x-ratelimit-reset); waiting 1 h more would ` +
         "pass the step's time budget (`time-budget`: 30 minutes, ending at 12:30 UTC). Run the step again after 13:00 UTC.",
       '  the service said: API rate limit exceeded',
       '  request id: AB:12'
     ])
+  })
+
+  test('a reset in the middle of a minute: the step is run again after the next whole minute, not the one cut short', async () => {
+    const { client, on, clock } = setup({ timeBudgetMinutes: 1 })
+    on('POST', '/w', { status: 429, headers: { 'retry-after': '138' }, body: {} })
+    const error = (await client.request('POST', '/w', { body: {} }).catch(e => e)) as OutOfTime
+    expect(error).toBeInstanceOf(OutOfTime)
+    expect(error.resetAt).toBe(clock.now() + 138_000) // 12:02:18
+    expect(error.message).toMatch(/Run the step again after 12:03 UTC\.$/m)
   })
 
   test("a limit with no header past the budget: no reset time is invented, GitHub's ask is said", async () => {

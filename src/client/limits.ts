@@ -164,6 +164,14 @@ export function duration(ms: number): string {
   return h > 0 ? `${h} h${m > 0 ? ` ${m} min` : ''}` : `${m} min`
 }
 
+/**
+ * The first whole minute at or after `ms`, as `clockTime` says it: for a time not to act before
+ * ("the next may go at", "run the step again after"), which a minute cut short would put early.
+ */
+export function notBefore(ms: number, now: number): string {
+  return clockTime(Math.ceil(ms / 60_000) * 60_000, now)
+}
+
 /** `14:05 UTC`, with the date when it is not `now`'s day. */
 export function clockTime(ms: number, now: number): string {
   if (!(Math.abs(ms) <= 8.64e15)) return 'a time too far off to name'

@@ -88,16 +88,23 @@ export function decideRetry(outcome: Outcome, ctx: RetryContext): RetryDecision 
       }
     }
     const waitMs = Math.round(Math.max(MIN_RATE_LIMIT_WAIT_MS, timed))
-    const when =
-      retryAfterWait(outcome, ctx.now) !== undefined
-        ? `it asks to wait until ${dateOf(ctx.now + waitMs)} (retry-after)`
-        : `it resets at ${dateOf(ctx.now + waitMs)} (x-ratelimit-reset)`
+    // The time the service named, as it named it; the wait adds the margin, the words do not.
+    const asked = retryAfterWait(outcome, ctx.now) !== undefined
+    const resetAt = asked
+      ? ctx.now + waitMs
+      : Math.max(
+          ctx.now,
+          Number(outcome.kind === 'response' && outcome.headers['x-ratelimit-reset']) * 1000
+        )
+    const when = asked
+      ? `it asks to wait until ${dateOf(resetAt)} (retry-after)`
+      : `it resets at ${dateOf(resetAt)} (x-ratelimit-reset)`
     return {
       retry: true,
       waitMs,
       failure,
       reason: `rate limited (${statusOf(outcome)}): ${whose}; ${when}`,
-      resetAt: ctx.now + waitMs
+      resetAt
     }
   }
   const reason = describeTransient(outcome)

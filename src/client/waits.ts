@@ -11,6 +11,7 @@ import {
   clockTime,
   duration,
   estimate,
+  notBefore,
   quotaOf,
   WriteWindows,
   type Estimate,
@@ -58,7 +59,7 @@ export class OutOfTime extends ServiceError {
     const now = budget.endsAt // only for the date of the times below
     const next =
       details.resetAt !== undefined
-        ? `Run the step again after ${clockTime(details.resetAt, now)}.`
+        ? `Run the step again after ${notBefore(details.resetAt, now)}.`
         : 'Run the step again later: after a few minutes at least, as GitHub asks.'
     super({
       method: details.method,
@@ -134,7 +135,7 @@ export class Waits {
       const waitMs = quota.resetAt - this.clock.now() + RESET_MARGIN_MS
       const cause =
         `the token's ${quota.limit} requests an hour are used up; ` +
-        `the quota resets at ${clockTime(quota.resetAt, quota.resetAt)} (x-ratelimit-reset)`
+        `the quota resets at ${notBefore(quota.resetAt, this.clock.now())} (x-ratelimit-reset)`
       await this.wait(
         { method, path, status: 0, cause, resetAt: quota.resetAt, waitMs, attempts: 0 },
         'held back'
@@ -147,7 +148,7 @@ export class Waits {
     if (slot.limit && slot.at > now) {
       const cause =
         `GitHub's ${slot.limit.name} are reached by this run's writes; the next may go at ` +
-        `${clockTime(slot.at, now)}`
+        `${notBefore(slot.at, now)}`
       const details = { method, path, status: 0, cause, resetAt: slot.at, attempts: 0 }
       await this.wait({ ...details, waitMs: slot.at - now }, 'held back')
     }
