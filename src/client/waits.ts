@@ -86,7 +86,7 @@ export class OutOfTime extends ServiceError {
   }
 }
 
-/** The client's request counts, read for progress. */
+/** Requests counted by kind: those the service accepted, for progress. */
 interface Counts {
   reads: number
   writes: number
@@ -98,12 +98,13 @@ export class Waits {
   private readonly windows = new WriteWindows()
   private quota: Quota | undefined
   private plan: (Plan & { from: Counts; estimate: Estimate; lastProgress: number }) | undefined
+  /** requests the service accepted (a 2xx or 3xx): a refused or failed one is still to do */
+  private readonly done: Counts = { reads: 0, writes: 0 }
 
   constructor(
     private readonly clock: Clock,
     private readonly log: Log,
-    private readonly budgetMinutes: number,
-    private readonly counts: Counts
+    private readonly budgetMinutes: number
   ) {
     this.budgetEndsAt = clock.now() + budgetMinutes * 60_000
     this.pacer = new WritePacer(clock)
@@ -116,7 +117,7 @@ export class Waits {
   announce(plan: Plan, what: string): Estimate {
     const now = this.clock.now()
     const e = estimate(plan, now, this.windows, WRITE_GAP_MS, this.quota)
-    this.plan = { ...plan, from: { ...this.counts }, estimate: e, lastProgress: now }
+    this.plan = { ...plan, from: { ...this.done }, estimate: e, lastProgress: now }
     if (e.pastAnHour) {
       const fits = e.endsAt <= this.budgetEndsAt ? 'within' : 'past'
       this.log.info(
@@ -163,6 +164,8 @@ export class Waits {
    */
   afterAttempt(write: boolean, answer: Outcome | undefined): void {
     if (write) this.pacer.writeFinished()
+    const status = answer?.kind === 'response' ? answer.status : 0
+    if (status >= 200 && status < 400) this.done[write ? 'writes' : 'reads']++
     if (write && answer && classify(answer) === 'rate-limit') this.windows.forgetLast()
     const headers = answer?.kind === 'response' ? answer.headers : undefined
     const resource = headers?.['x-ratelimit-resource']
@@ -194,12 +197,13 @@ export class Waits {
     const now = this.clock.now()
     if (now - plan.lastProgress < PROGRESS_EVERY_MS) return
     plan.lastProgress = now
-    const written = Math.min(plan.writes, this.counts.writes - plan.from.writes)
-    const read = Math.min(plan.reads, this.counts.reads - plan.from.reads)
+    // What the service accepted: a write refused (a limit) or failed is still left, not done.
+    const written = Math.min(plan.writes, this.done.writes - plan.from.writes)
+    const read = Math.min(plan.reads, this.done.reads - plan.from.reads)
     const left = { writes: plan.writes - written, reads: plan.reads - read }
     const e = estimate(left, now, this.windows, WRITE_GAP_MS, this.quota)
     this.log.info(
-      `Progress: ${written} of ${plan.writes} writes sent, ${left.writes} left; ` +
+      `Progress: ${written} of ${plan.writes} writes done, ${left.writes} left; ` +
         `expected to end about ${clockTime(e.endsAt, now)}`
     )
   }
