@@ -186,6 +186,15 @@ describe('retries', () => {
     expect(error.message).toMatch(/Run the step again after 12:03 UTC\.$/m)
   })
 
+  test('a wait under ten minutes past a budget of one minute is said to the second, the budget in the singular', async () => {
+    const { client, on } = setup({ timeBudgetMinutes: 1 })
+    on('POST', '/w', { status: 429, headers: { 'retry-after': '90' }, body: {} })
+    const error = (await client.request('POST', '/w', { body: {} }).catch(e => e)) as OutOfTime
+    expect(error.message).toContain(
+      "waiting 1 min 30 s more would pass the step's time budget (`time-budget`: 1 minute, ending at 12:01 UTC)"
+    )
+  })
+
   test("a limit with no header past the budget: no reset time is invented, GitHub's ask is said", async () => {
     const { client, on, clock } = setup({ timeBudgetMinutes: 10 })
     const limited = {

@@ -154,11 +154,19 @@ export function estimate(
   return { endsAt: writesEnd, binds: writesBind, pastAnHour }
 }
 
-/** `3 h 8 min`, `42 min`, `under a minute`; past a year, words (a service may ask for anything). */
+/**
+ * `3 h 8 min`, `42 min`; under 10 minutes with its seconds (`1 min 30 s`, `45 s`: a 90 s wait
+ * said as `2 min` is a guess at the reader's expense); past a year, words (a service may ask for
+ * anything).
+ */
 export function duration(ms: number): string {
   if (!(ms <= 365 * 24 * 3_600_000)) return 'more than a year'
+  if (ms < 10 * 60_000) {
+    const seconds = Math.max(0, Math.ceil(ms / 1000))
+    const [m, s] = [Math.floor(seconds / 60), seconds % 60]
+    return m === 0 ? `${s} s` : `${m} min${s > 0 ? ` ${s} s` : ''}`
+  }
   const minutes = Math.round(ms / 60_000)
-  if (minutes < 1) return 'under a minute'
   const h = Math.floor(minutes / 60)
   const m = minutes % 60
   return h > 0 ? `${h} h${m > 0 ? ` ${m} min` : ''}` : `${m} min`

@@ -75,7 +75,8 @@ export class OutOfTime extends ServiceError {
     const lines = [
       `${details.method} ${details.path} ${what}: ${details.cause}; waiting ` +
         `${duration(details.waitMs)} more would pass the step's time budget (\`time-budget\`: ` +
-        `${budget.minutes} minutes, ending at ${clockTime(budget.endsAt, now)}). ${next}`
+        `${budget.minutes} minute${budget.minutes === 1 ? '' : 's'}, ending at ` +
+        `${clockTime(budget.endsAt, now)}). ${next}`
     ]
     if (details.serviceMessage) lines.push(`  the service said: ${quoted(details.serviceMessage)}`)
     if (details.requestId) lines.push(`  request id: ${details.requestId}`)
