@@ -184,4 +184,10 @@ test('a label write held back by a used-up quota before the pull requests: count
   const result = { ...emptyResult(false, client.counts), labelsOnly: true }
   result.failures.push(...labels.failures)
   expect(failureReport(result).split('\n')[0]).toBe('2 were not sent.')
+  // Never sent, nothing retried: the summary does not say the service failed.
+  const summary = renderSummary(result, 'acme')
+  expect(summary).not.toMatch(/did not answer|max-retries/)
+  expect(summary).toMatch(
+    /Fix: wait for the limit as said above and run the step again, or give `time-budget` the minutes/
+  )
 })

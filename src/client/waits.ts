@@ -68,7 +68,11 @@ export class OutOfTime extends ServiceError {
       serviceMessage: details.serviceMessage,
       requestId: details.requestId,
       attempts: details.attempts,
-      fatal: true
+      fatal: true,
+      // What to do, for the summary (without it, a call never sent read as a service that failed)
+      hint:
+        'wait for the limit as said above and run the step again, or give `time-budget` ' +
+        'the minutes to wait it out (a job runs at most 360)'
     })
     // The cause, the reset when known and what to do, on the first line: a summary quotes only it.
     const what = details.status === 0 ? 'not sent' : `refused (${details.status})`
