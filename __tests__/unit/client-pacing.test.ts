@@ -23,7 +23,7 @@ describe('pacing inside the content-creation limits', () => {
     expect(seen[500]?.at).toBe(start + HOUR + 1000)
     expect(seen[501]?.at).toBe(start + HOUR + 2000)
     expect(log.text()).toMatch(
-      /POST \/w: GitHub's 500 content-creating requests an hour are reached by this run's writes; the next may go at 13:01 UTC; held back in 3102 s, resuming at 13:00 UTC/
+      /POST \/w: GitHub's 500 content-creating requests an hour are reached by this run's writes; the next may go at 13:01 UTC; held back in 3102 s, resuming at 13:00:01 UTC/
     )
   })
 
@@ -152,6 +152,6 @@ test("an answer saying the token's quota is used up: the next request waits for 
   await client.request('GET', '/r')
   expect(seen.map(s => s.at - seen[0]!.at)).toEqual([0, 1_201_000])
   expect(log.text()).toMatch(
-    /the token's 1000 requests an hour are used up; the quota resets at 12:20 UTC \(x-ratelimit-reset\); held back in 1201 s, resuming at 12:20 UTC/
+    /the token's 1000 requests an hour are used up; the quota resets at 12:20 UTC \(x-ratelimit-reset\); held back in 1201 s, resuming at 12:20:01 UTC/
   )
 })

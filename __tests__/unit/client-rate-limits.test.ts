@@ -19,7 +19,7 @@ describe('retries', () => {
     await client.request('GET', '/r')
     expect(clock.sleeps).toEqual([60_000, 120_000])
     expect(log.text()).toMatch(
-      /rate limited \(403\): the secondary rate limit is shared by every job and step that uses this token .*; it named no reset time; GitHub asks to wait at least a minute and longer each time; rate-limit wait 1 in 60 s\n.*\n.*rate-limit wait 2 in 120 s, resuming at 12:03 UTC/
+      /rate limited \(403\): the secondary rate limit is shared by every job and step that uses this token .*; it named no reset time; GitHub asks to wait at least a minute and longer each time; rate-limit wait 1 in 60 s\n.*\n.*rate-limit wait 2 in 120 s, resuming at 12:03:00 UTC/
     )
   })
 
@@ -148,7 +148,7 @@ describe('retries', () => {
     )
     await client.request('GET', '/r')
     expect(clock.sleeps).toEqual([3_601_000])
-    expect(log.text()).toMatch(/rate-limit wait 1 in 3601 s, resuming at 13:00 UTC/)
+    expect(log.text()).toMatch(/rate-limit wait 1 in 3601 s, resuming at 13:00:01 UTC/)
   })
 
   test('a limit resetting past the time budget fails at once: the cause, the reset, the next step', async () => {

@@ -180,6 +180,17 @@ export function notBefore(ms: number, now: number): string {
   return clockTime(Math.ceil(ms / 60_000) * 60_000, now)
 }
 
+/**
+ * `13:00:01 UTC`: when a wait ends, beside a time not to act before (`13:01`), which a minute cut
+ * short (`13:00`) would seem to contradict.
+ */
+export function toTheSecond(ms: number, now: number): string {
+  const minute = clockTime(ms, now)
+  if (!/\d\d:\d\d UTC$/.test(minute)) return minute
+  const seconds = new Date(Math.ceil(ms / 1000) * 1000).toISOString().slice(16, 19)
+  return minute.replace(/ UTC$/, `${seconds} UTC`)
+}
+
 /** `14:05 UTC`, with the date when it is not `now`'s day. */
 export function clockTime(ms: number, now: number): string {
   if (!(Math.abs(ms) <= 8.64e15)) return 'a time too far off to name'

@@ -12,6 +12,7 @@ import {
   duration,
   estimate,
   notBefore,
+  toTheSecond,
   quotaOf,
   WriteWindows,
   type Estimate,
@@ -188,7 +189,7 @@ export class Waits {
     if (now + details.waitMs > this.budgetEndsAt)
       throw new OutOfTime(details, { minutes: this.budgetMinutes, endsAt: this.budgetEndsAt })
     const resumes =
-      details.waitMs > LONG_WAIT_MS ? `, resuming at ${clockTime(now + details.waitMs, now)}` : ''
+      details.waitMs > LONG_WAIT_MS ? `, resuming at ${toTheSecond(now + details.waitMs, now)}` : ''
     const waited = `${(details.waitMs / 1000).toFixed(details.waitMs >= 10_000 ? 0 : 1)} s`
     this.log.info(
       `${details.method} ${details.path}: ${details.cause}; ${which} in ${waited}${resumes}`
