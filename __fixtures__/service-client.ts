@@ -2,6 +2,7 @@ import { MockAgent } from 'undici'
 import { FakeClock } from './fake-clock.js'
 import { MemoryLog } from './memory-log.js'
 import { ServiceClient } from '../src/client/client.js'
+import { cancellableClock, type Cancellation } from '../src/client/cancel.js'
 
 export const API = 'https://api.example.test'
 export const TOKEN = 'ghs_secret_token_value'
@@ -20,7 +21,13 @@ export interface Seen {
  * FakeClock, a MemoryLog and random() = 0; `seen` records every request that got an answer.
  */
 export function setup(
-  options: { maxRetries?: number; baseUrl?: string; timeBudgetMinutes?: number } = {}
+  options: {
+    maxRetries?: number
+    baseUrl?: string
+    timeBudgetMinutes?: number
+    /** a run that can be cancelled: its waits end at once on a cancel, as the step's do */
+    cancellation?: Cancellation
+  } = {}
 ) {
   const agent = new MockAgent()
   agent.disableNetConnect()
@@ -34,7 +41,8 @@ export function setup(
     maxRetries: options.maxRetries ?? 3,
     userAgent: 'record-deployment/test',
     dispatcher: agent,
-    clock,
+    clock: options.cancellation ? cancellableClock(clock, options.cancellation) : clock,
+    ...(options.cancellation ? { cancellation: options.cancellation } : {}),
     random: () => 0,
     log,
     ...(options.timeBudgetMinutes !== undefined

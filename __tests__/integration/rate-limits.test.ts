@@ -107,8 +107,8 @@ test('600 pull requests under the documented limits: all labeled, paced past the
   expect(log.text()).toMatch(
     /Labels: 600 writes and 600 reads to send; GitHub's 500 content-creating requests an hour sets the pace: about 1 h \d+ min, expected to end about \d\d:\d\d UTC \(within the step's time budget of 330 minutes\)/
   )
-  expect(log.text()).toMatch(/are reached by this run's writes; .* resuming at \d\d:\d\d UTC/)
-  expect(log.text()).toMatch(/Progress: \d+ of 600 writes sent, \d+ left; expected to end about/)
+  expect(log.text()).toMatch(/are reached by this run's writes; .* resuming at \d\d:\d\d:\d\d UTC/)
+  expect(log.text()).toMatch(/Progress: \d+ of 600 writes done, \d+ left; expected to end about/)
 }, 60_000)
 
 test('a budget too short for the release: what is left is named with the pull-requests value that finishes it', async () => {

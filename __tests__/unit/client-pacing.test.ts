@@ -23,7 +23,7 @@ describe('pacing inside the content-creation limits', () => {
     expect(seen[500]?.at).toBe(start + HOUR + 1000)
     expect(seen[501]?.at).toBe(start + HOUR + 2000)
     expect(log.text()).toMatch(
-      /POST \/w: GitHub's 500 content-creating requests an hour are reached by this run's writes; the next may go at 13:00 UTC; held back in 3102 s, resuming at 13:00 UTC/
+      /POST \/w: GitHub's 500 content-creating requests an hour are reached by this run's writes; the next may go at 13:01 UTC; held back in 3102 s, resuming at 13:00:01 UTC/
     )
   })
 
@@ -58,8 +58,8 @@ describe('pacing inside the content-creation limits', () => {
     expect([error.refused, error.fatal, error.status]).toEqual([false, true, 0])
     expect(error.message).toBe(
       "POST /w not sent: GitHub's 500 content-creating requests an hour are reached by this run's writes; " +
-        "the next may go at 13:00 UTC; waiting 52 min more would pass the step's time budget " +
-        '(`time-budget`: 30 minutes, ending at 12:30 UTC). Run the step again after 13:00 UTC.'
+        "the next may go at 13:01 UTC; waiting 52 min more would pass the step's time budget " +
+        '(`time-budget`: 30 minutes, ending at 12:30 UTC). Run the step again after 13:01 UTC.'
     )
   })
 })
@@ -110,13 +110,33 @@ test('progress every 5 minutes of a long plan: done, left, expected end', async 
   await writes(client, 700)
   const progress = log.lines.filter(l => l.message.startsWith('Progress:')).map(l => l.message)
   expect(progress[0]).toMatch(
-    /^Progress: 30\d of 700 writes sent, 39\d left; expected to end about 13:03 UTC$/
+    /^Progress: 30\d of 700 writes done, 39\d left; expected to end about 13:03 UTC$/
   )
   // Every 5 minutes of the clock: the hour's wait is one stretch, so it is told once after it.
   expect(progress.length).toBeGreaterThanOrEqual(2)
   expect(progress.at(-1)).toMatch(
-    /^Progress: \d+ of 700 writes sent, \d+ left; expected to end about 13:0\d UTC$/
+    /^Progress: \d+ of 700 writes done, \d+ left; expected to end about 13:0\d UTC$/
   )
+})
+
+test('progress counts what the service accepted: a write refused by a limit is still left', async () => {
+  const { client, on, log } = setup()
+  const limited = {
+    status: 403,
+    headers: { 'retry-after': '1' },
+    body: { message: 'You have exceeded a secondary rate limit.' }
+  }
+  // Each write is refused once, then accepted: about two attempts for each write done.
+  on('POST', '/w', ...Array.from({ length: 200 }, () => [limited, ok]).flat())
+  client.plan({ writes: 700, reads: 0 }, 'Labels')
+  await writes(client, 200)
+  const progress = log.lines.find(l => l.message.startsWith('Progress:'))?.message ?? ''
+  const [done, left] = (/^Progress: (\d+) of 700 writes done, (\d+) left/.exec(progress) ?? [])
+    .slice(1)
+    .map(Number)
+  expect(done).toBeGreaterThan(140)
+  expect(done).toBeLessThan(160) // 300 s: about 300 attempts (2 s a write), half of them refused
+  expect((done ?? 0) + (left ?? 0)).toBe(700)
 })
 
 test("an answer saying the token's quota is used up: the next request waits for the reset instead of being refused", async () => {
@@ -132,6 +152,6 @@ test("an answer saying the token's quota is used up: the next request waits for 
   await client.request('GET', '/r')
   expect(seen.map(s => s.at - seen[0]!.at)).toEqual([0, 1_201_000])
   expect(log.text()).toMatch(
-    /the token's 1000 requests an hour are used up; the quota resets at 12:20 UTC \(x-ratelimit-reset\); held back in 1201 s, resuming at 12:20 UTC/
+    /the token's 1000 requests an hour are used up; the quota resets at 12:20 UTC \(x-ratelimit-reset\); held back in 1201 s, resuming at 12:20:01 UTC/
   )
 })

@@ -19,9 +19,43 @@ describe('retries', () => {
     await client.request('GET', '/r')
     expect(clock.sleeps).toEqual([60_000, 120_000])
     expect(log.text()).toMatch(
-      /rate limited \(403\): the secondary rate limit is shared by every job and step that uses this token .*; it named no reset time; GitHub asks to wait at least a minute and longer each time; rate-limit wait 1 in 60 s\n.*\n.*rate-limit wait 2 in 120 s, resuming at 12:03 UTC/
+      /rate limited \(403\): the secondary rate limit is shared by every job and step that uses this token .*; it named no reset time; GitHub asks to wait at least a minute and longer each time; rate-limit wait 1 in 60 s\n.*\n.*rate-limit wait 2 in 120 s, resuming at 12:03:00 UTC/
     )
   })
+
+  test("a reset already past by the runner's clock is no time to wait for: 60 s, then 120 s, never a refusal a second", async () => {
+    const { client, on, clock, log } = setup()
+    const past = String(Math.floor(clock.now() / 1000) - 30)
+    const limited = {
+      status: 403,
+      headers: {
+        'x-ratelimit-limit': '1000',
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': past
+      },
+      body: { message: 'API rate limit exceeded for installation.' }
+    }
+    on('GET', '/r', limited, limited, limited, { status: 200, body: {} })
+    await client.request('GET', '/r')
+    expect(clock.sleeps).toEqual([60_000, 120_000, 240_000])
+    // The time it named is said as it was, past; none is made up.
+    expect(log.text()).toContain(
+      "its x-ratelimit-reset (2026-11-22T11:59:30.000Z) is already past by the runner's clock; GitHub asks to wait at least a minute"
+    )
+    expect(log.text()).not.toMatch(/it resets at/)
+  })
+
+  test.each([['-5'], ['Sun, 22 Nov 2026 11:00:00 GMT']])(
+    'retry-after %j names no time ahead: waited as a limit naming none',
+    async value => {
+      const { client, on, clock, log } = setup()
+      const limited = { status: 429, headers: { 'retry-after': value }, body: {} }
+      on('GET', '/r', limited, limited, { status: 200, body: {} })
+      await client.request('GET', '/r')
+      expect(clock.sleeps).toEqual([60_000, 120_000])
+      expect(log.text()).not.toMatch(/it asks to wait until/)
+    }
+  )
 
   test('rate-limit waits have their own budget: four 2 s refusals with max-retries 1 still succeed', async () => {
     const { client, on, clock } = setup({ maxRetries: 1 })
@@ -114,7 +148,7 @@ describe('retries', () => {
     )
     await client.request('GET', '/r')
     expect(clock.sleeps).toEqual([3_601_000])
-    expect(log.text()).toMatch(/rate-limit wait 1 in 3601 s, resuming at 13:00 UTC/)
+    expect(log.text()).toMatch(/rate-limit wait 1 in 3601 s, resuming at 13:00:01 UTC/)
   })
 
   test('a limit resetting past the time budget fails at once: the cause, the reset, the next step', async () => {
@@ -133,14 +167,32 @@ describe('retries', () => {
     expect(seen).toHaveLength(1)
     expect(clock.sleeps).toEqual([])
     expect(error).toBeInstanceOf(OutOfTime)
-    expect([error.fatal, error.refused, error.resetAt]).toEqual([true, true, reset * 1000 + 1000])
+    expect([error.fatal, error.refused, error.resetAt]).toEqual([true, true, reset * 1000]) // as named: the margin is in the wait only
     expect(error.message.split('\n')).toEqual([
       "GET /r refused (403): rate limited (403): the token's request quota is used up; it resets at " +
-        `${new Date(reset * 1000 + 1000).toISOString()} (x-ratelimit-reset); waiting 1 h more would ` +
+        `${new Date(reset * 1000).toISOString()} (x-ratelimit-reset); waiting 1 h more would ` +
         "pass the step's time budget (`time-budget`: 30 minutes, ending at 12:30 UTC). Run the step again after 13:00 UTC.",
       '  the service said: API rate limit exceeded',
       '  request id: AB:12'
     ])
+  })
+
+  test('a reset in the middle of a minute: the step is run again after the next whole minute, not the one cut short', async () => {
+    const { client, on, clock } = setup({ timeBudgetMinutes: 1 })
+    on('POST', '/w', { status: 429, headers: { 'retry-after': '138' }, body: {} })
+    const error = (await client.request('POST', '/w', { body: {} }).catch(e => e)) as OutOfTime
+    expect(error).toBeInstanceOf(OutOfTime)
+    expect(error.resetAt).toBe(clock.now() + 138_000) // 12:02:18
+    expect(error.message).toMatch(/Run the step again after 12:03 UTC\.$/m)
+  })
+
+  test('a wait under ten minutes past a budget of one minute is said to the second, the budget in the singular', async () => {
+    const { client, on } = setup({ timeBudgetMinutes: 1 })
+    on('POST', '/w', { status: 429, headers: { 'retry-after': '90' }, body: {} })
+    const error = (await client.request('POST', '/w', { body: {} }).catch(e => e)) as OutOfTime
+    expect(error.message).toContain(
+      "waiting 1 min 30 s more would pass the step's time budget (`time-budget`: 1 minute, ending at 12:01 UTC)"
+    )
   })
 
   test("a limit with no header past the budget: no reset time is invented, GitHub's ask is said", async () => {

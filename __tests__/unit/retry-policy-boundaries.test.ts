@@ -77,7 +77,7 @@ describe('rate limits', () => {
       ctx()
     )
     expect(primary.reason).toBe(
-      "rate limited (429): the token's request quota is used up; it resets at 2026-11-22T12:00:06.000Z (x-ratelimit-reset)"
+      "rate limited (429): the token's request quota is used up; it resets at 2026-11-22T12:00:05.000Z (x-ratelimit-reset)"
     )
     const secondary = decideRetry(response(429, { 'retry-after': '3' }), ctx())
     expect(secondary.reason).toBe(

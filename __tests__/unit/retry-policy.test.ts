@@ -132,8 +132,8 @@ describe('decideRetry', () => {
       response(403, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) }),
       ctx()
     )
-    expect(d).toMatchObject({ retry: true, waitMs: 3_601_000, resetAt: reset * 1000 + 1000 })
-    expect(d.reason).toContain(`it resets at ${new Date(reset * 1000 + 1000).toISOString()}`)
+    expect(d).toMatchObject({ retry: true, waitMs: 3_601_000, resetAt: reset * 1000 })
+    expect(d.reason).toContain(`it resets at ${new Date(reset * 1000).toISOString()}`)
   })
 
   test('an untimed limit doubles up to an hour, says GitHub asks for longer each time, and names no reset', () => {

@@ -138,7 +138,7 @@ export class ServiceClient {
     this.timeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS
     this.log = options.log ?? silentLog
     const budget = options.timeBudgetMinutes ?? DEFAULT_TIME_BUDGET_MINUTES
-    this.waits = new Waits(this.clock, this.log, budget, this.counts)
+    this.waits = new Waits(this.clock, this.log, budget)
   }
 
   /** Tells the client what is about to be sent: past an hour's limits, an estimate is logged. */

@@ -154,14 +154,41 @@ export function estimate(
   return { endsAt: writesEnd, binds: writesBind, pastAnHour }
 }
 
-/** `3 h 8 min`, `42 min`, `under a minute`; past a year, words (a service may ask for anything). */
+/**
+ * `3 h 8 min`, `42 min`; under 10 minutes with its seconds (`1 min 30 s`, `45 s`: a 90 s wait
+ * said as `2 min` is a guess at the reader's expense); past a year, words (a service may ask for
+ * anything).
+ */
 export function duration(ms: number): string {
   if (!(ms <= 365 * 24 * 3_600_000)) return 'more than a year'
+  if (ms < 10 * 60_000) {
+    const seconds = Math.max(0, Math.ceil(ms / 1000))
+    const [m, s] = [Math.floor(seconds / 60), seconds % 60]
+    return m === 0 ? `${s} s` : `${m} min${s > 0 ? ` ${s} s` : ''}`
+  }
   const minutes = Math.round(ms / 60_000)
-  if (minutes < 1) return 'under a minute'
   const h = Math.floor(minutes / 60)
   const m = minutes % 60
   return h > 0 ? `${h} h${m > 0 ? ` ${m} min` : ''}` : `${m} min`
+}
+
+/**
+ * The first whole minute at or after `ms`, as `clockTime` says it: for a time not to act before
+ * ("the next may go at", "run the step again after"), which a minute cut short would put early.
+ */
+export function notBefore(ms: number, now: number): string {
+  return clockTime(Math.ceil(ms / 60_000) * 60_000, now)
+}
+
+/**
+ * `13:00:01 UTC`: when a wait ends, beside a time not to act before (`13:01`), which a minute cut
+ * short (`13:00`) would seem to contradict.
+ */
+export function toTheSecond(ms: number, now: number): string {
+  const minute = clockTime(ms, now)
+  if (!/\d\d:\d\d UTC$/.test(minute)) return minute
+  const seconds = new Date(Math.ceil(ms / 1000) * 1000).toISOString().slice(16, 19)
+  return minute.replace(/ UTC$/, `${seconds} UTC`)
 }
 
 /** `14:05 UTC`, with the date when it is not `now`'s day. */

@@ -71,29 +71,40 @@ export function decideRetry(outcome: Outcome, ctx: RetryContext): RetryDecision 
     const timed = rateLimitWait(outcome, ctx.now)
     const primary = outcome.kind === 'response' && outcome.headers['x-ratelimit-remaining'] === '0'
     const whose = primary ? "the token's request quota is used up" : SHARED_LIMIT
-    if (timed === undefined) {
+    // A time already past (the runner's clock ahead of the service's, or a header that makes no
+    // sense) is no time to wait for: waited as a limit naming none, never a refusal a second.
+    const passed = passedTime(outcome, ctx.now)
+    if (timed === undefined || passed !== undefined) {
       const waitMs = Math.min(
         UNTIMED_RATE_LIMIT_CAP_MS,
         UNTIMED_RATE_LIMIT_WAIT_MS * 2 ** ctx.untimedRateLimits
       )
+      const ask = passed === undefined ? UNTIMED_ASK : `${passed}; ${PASSED_ASK}`
       return {
         retry: true,
         waitMs,
         failure,
-        reason: `rate limited (${statusOf(outcome)}): ${whose}; ${UNTIMED_ASK}`
+        reason: `rate limited (${statusOf(outcome)}): ${whose}; ${ask}`
       }
     }
     const waitMs = Math.round(Math.max(MIN_RATE_LIMIT_WAIT_MS, timed))
-    const when =
-      retryAfterWait(outcome, ctx.now) !== undefined
-        ? `it asks to wait until ${dateOf(ctx.now + waitMs)} (retry-after)`
-        : `it resets at ${dateOf(ctx.now + waitMs)} (x-ratelimit-reset)`
+    // The time the service named, as it named it; the wait adds the margin, the words do not.
+    const asked = retryAfterWait(outcome, ctx.now) !== undefined
+    const resetAt = asked
+      ? ctx.now + waitMs
+      : Math.max(
+          ctx.now,
+          Number(outcome.kind === 'response' && outcome.headers['x-ratelimit-reset']) * 1000
+        )
+    const when = asked
+      ? `it asks to wait until ${dateOf(resetAt)} (retry-after)`
+      : `it resets at ${dateOf(resetAt)} (x-ratelimit-reset)`
     return {
       retry: true,
       waitMs,
       failure,
       reason: `rate limited (${statusOf(outcome)}): ${whose}; ${when}`,
-      resetAt: ctx.now + waitMs
+      resetAt
     }
   }
   const reason = describeTransient(outcome)
@@ -131,6 +142,35 @@ export function retryAfterWait(outcome: Outcome, now: number): number | undefine
   if (retryAfter.trim() !== '' && Number.isFinite(seconds)) return Math.max(0, seconds * 1000)
   const date = Date.parse(retryAfter)
   if (!Number.isNaN(date)) return Math.max(0, date - now)
+  return undefined
+}
+
+/** Said after a time already past: what GitHub asks when a limit names no time. */
+const PASSED_ASK = 'GitHub asks to wait at least a minute and longer each time'
+
+/**
+ * In words, the time a rate-limited answer names when it is already past by the runner's clock:
+ * `retry-after` negative or an HTTP date gone by, or (when it decides) an `x-ratelimit-reset` whose
+ * second is over. Undefined when the time it names is now or later, or it names none.
+ */
+export function passedTime(outcome: Outcome, now: number): string | undefined {
+  if (outcome.kind !== 'response') return undefined
+  const retryAfter = outcome.headers['retry-after']
+  if (retryAfter !== undefined) {
+    const asked = retryAfter.trim()
+    const seconds = Number(asked)
+    if (asked !== '' && Number.isFinite(seconds))
+      return seconds < 0 ? `its retry-after (${asked}) names no time ahead` : undefined
+    const date = Date.parse(retryAfter)
+    if (!Number.isNaN(date) && date < now)
+      return `its retry-after names a time already past by the runner's clock (${dateOf(date)})`
+    if (!Number.isNaN(date)) return undefined
+  }
+  const reset = Number(outcome.headers['x-ratelimit-reset'])
+  if (outcome.headers['x-ratelimit-remaining'] === '0' && Number.isFinite(reset) && reset > 0) {
+    if (reset * 1000 + RESET_MARGIN_MS <= now)
+      return `its x-ratelimit-reset (${dateOf(reset * 1000)}) is already past by the runner's clock`
+  }
   return undefined
 }
 

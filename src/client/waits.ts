@@ -11,6 +11,8 @@ import {
   clockTime,
   duration,
   estimate,
+  notBefore,
+  toTheSecond,
   quotaOf,
   WriteWindows,
   type Estimate,
@@ -58,7 +60,7 @@ export class OutOfTime extends ServiceError {
     const now = budget.endsAt // only for the date of the times below
     const next =
       details.resetAt !== undefined
-        ? `Run the step again after ${clockTime(details.resetAt, now)}.`
+        ? `Run the step again after ${notBefore(details.resetAt, now)}.`
         : 'Run the step again later: after a few minutes at least, as GitHub asks.'
     super({
       method: details.method,
@@ -67,14 +69,19 @@ export class OutOfTime extends ServiceError {
       serviceMessage: details.serviceMessage,
       requestId: details.requestId,
       attempts: details.attempts,
-      fatal: true
+      fatal: true,
+      // What to do, for the summary (without it, a call never sent read as a service that failed)
+      hint:
+        'wait for the limit as said above and run the step again, or give `time-budget` ' +
+        'the minutes to wait it out (a job runs at most 360)'
     })
     // The cause, the reset when known and what to do, on the first line: a summary quotes only it.
     const what = details.status === 0 ? 'not sent' : `refused (${details.status})`
     const lines = [
       `${details.method} ${details.path} ${what}: ${details.cause}; waiting ` +
         `${duration(details.waitMs)} more would pass the step's time budget (\`time-budget\`: ` +
-        `${budget.minutes} minutes, ending at ${clockTime(budget.endsAt, now)}). ${next}`
+        `${budget.minutes} minute${budget.minutes === 1 ? '' : 's'}, ending at ` +
+        `${clockTime(budget.endsAt, now)}). ${next}`
     ]
     if (details.serviceMessage) lines.push(`  the service said: ${quoted(details.serviceMessage)}`)
     if (details.requestId) lines.push(`  request id: ${details.requestId}`)
@@ -85,7 +92,7 @@ export class OutOfTime extends ServiceError {
   }
 }
 
-/** The client's request counts, read for progress. */
+/** Requests counted by kind: those the service accepted, for progress. */
 interface Counts {
   reads: number
   writes: number
@@ -97,12 +104,13 @@ export class Waits {
   private readonly windows = new WriteWindows()
   private quota: Quota | undefined
   private plan: (Plan & { from: Counts; estimate: Estimate; lastProgress: number }) | undefined
+  /** requests the service accepted (a 2xx or 3xx): a refused or failed one is still to do */
+  private readonly done: Counts = { reads: 0, writes: 0 }
 
   constructor(
     private readonly clock: Clock,
     private readonly log: Log,
-    private readonly budgetMinutes: number,
-    private readonly counts: Counts
+    private readonly budgetMinutes: number
   ) {
     this.budgetEndsAt = clock.now() + budgetMinutes * 60_000
     this.pacer = new WritePacer(clock)
@@ -115,7 +123,7 @@ export class Waits {
   announce(plan: Plan, what: string): Estimate {
     const now = this.clock.now()
     const e = estimate(plan, now, this.windows, WRITE_GAP_MS, this.quota)
-    this.plan = { ...plan, from: { ...this.counts }, estimate: e, lastProgress: now }
+    this.plan = { ...plan, from: { ...this.done }, estimate: e, lastProgress: now }
     if (e.pastAnHour) {
       const fits = e.endsAt <= this.budgetEndsAt ? 'within' : 'past'
       this.log.info(
@@ -134,7 +142,7 @@ export class Waits {
       const waitMs = quota.resetAt - this.clock.now() + RESET_MARGIN_MS
       const cause =
         `the token's ${quota.limit} requests an hour are used up; ` +
-        `the quota resets at ${clockTime(quota.resetAt, quota.resetAt)} (x-ratelimit-reset)`
+        `the quota resets at ${notBefore(quota.resetAt, this.clock.now())} (x-ratelimit-reset)`
       await this.wait(
         { method, path, status: 0, cause, resetAt: quota.resetAt, waitMs, attempts: 0 },
         'held back'
@@ -147,7 +155,7 @@ export class Waits {
     if (slot.limit && slot.at > now) {
       const cause =
         `GitHub's ${slot.limit.name} are reached by this run's writes; the next may go at ` +
-        `${clockTime(slot.at, now)}`
+        `${notBefore(slot.at, now)}`
       const details = { method, path, status: 0, cause, resetAt: slot.at, attempts: 0 }
       await this.wait({ ...details, waitMs: slot.at - now }, 'held back')
     }
@@ -162,6 +170,8 @@ export class Waits {
    */
   afterAttempt(write: boolean, answer: Outcome | undefined): void {
     if (write) this.pacer.writeFinished()
+    const status = answer?.kind === 'response' ? answer.status : 0
+    if (status >= 200 && status < 400) this.done[write ? 'writes' : 'reads']++
     if (write && answer && classify(answer) === 'rate-limit') this.windows.forgetLast()
     const headers = answer?.kind === 'response' ? answer.headers : undefined
     const resource = headers?.['x-ratelimit-resource']
@@ -179,7 +189,7 @@ export class Waits {
     if (now + details.waitMs > this.budgetEndsAt)
       throw new OutOfTime(details, { minutes: this.budgetMinutes, endsAt: this.budgetEndsAt })
     const resumes =
-      details.waitMs > LONG_WAIT_MS ? `, resuming at ${clockTime(now + details.waitMs, now)}` : ''
+      details.waitMs > LONG_WAIT_MS ? `, resuming at ${toTheSecond(now + details.waitMs, now)}` : ''
     const waited = `${(details.waitMs / 1000).toFixed(details.waitMs >= 10_000 ? 0 : 1)} s`
     this.log.info(
       `${details.method} ${details.path}: ${details.cause}; ${which} in ${waited}${resumes}`
@@ -193,12 +203,13 @@ export class Waits {
     const now = this.clock.now()
     if (now - plan.lastProgress < PROGRESS_EVERY_MS) return
     plan.lastProgress = now
-    const written = Math.min(plan.writes, this.counts.writes - plan.from.writes)
-    const read = Math.min(plan.reads, this.counts.reads - plan.from.reads)
+    // What the service accepted: a write refused (a limit) or failed is still left, not done.
+    const written = Math.min(plan.writes, this.done.writes - plan.from.writes)
+    const read = Math.min(plan.reads, this.done.reads - plan.from.reads)
     const left = { writes: plan.writes - written, reads: plan.reads - read }
     const e = estimate(left, now, this.windows, WRITE_GAP_MS, this.quota)
     this.log.info(
-      `Progress: ${written} of ${plan.writes} writes sent, ${left.writes} left; ` +
+      `Progress: ${written} of ${plan.writes} writes done, ${left.writes} left; ` +
         `expected to end about ${clockTime(e.endsAt, now)}`
     )
   }

@@ -3,9 +3,7 @@
 import type { ServiceClient } from '../client/client.js'
 import { NoLongerNeeded } from '../client/errors.js'
 import type { Log } from '../client/log.js'
-import { OutOfTime } from '../client/waits.js'
 import {
-  failureOf,
   isFatal,
   type LabelChange,
   type LabelResultItem,
@@ -31,6 +29,7 @@ import { discoverLinkedIssues } from './linked-issues.js'
 import { labelsOf, readIssue, type Pull } from '../service/pulls.js'
 import type { MergedTarget } from './lead-time.js'
 import { labelKey, type LabelInputs } from './inputs.js'
+import { failedCall, rerun, stopOf } from './stops.js'
 
 export type { LabelResultItem }
 
@@ -107,7 +106,7 @@ export async function applyLabels(
       try {
         await ensureLabel(client, options, name, result)
       } catch (error) {
-        result.failures.push(failureOf(`label ${name}`, error))
+        result.failures.push(failedCall(`label ${name}`, error))
         if (isFatal(error)) {
           for (const rest of inputs.labels.slice(index + 1))
             result.failures.push({ what: `label ${rest}`, message: NOT_ATTEMPTED, notSent: true })
@@ -128,7 +127,7 @@ export async function applyLabels(
       if (found.length > 0) result.backports = found
     })
   } catch (error) {
-    result.failures.push(failureOf('finding the pull requests to label', error))
+    result.failures.push(failedCall('finding the pull requests to label', error))
     return result
   }
   if (targets.length === 0) {
@@ -138,41 +137,28 @@ export async function applyLabels(
   log.info(`Labels: ${targets.map(t => t.what).join(', ')}`)
   client.plan(planOf(targets, inputs, dryRun), 'Labels')
 
+  /** targets that failed without stopping the run: not labeled either, so a re-run names them */
+  const notLabeled: Target[] = []
   for (const [index, target] of targets.entries()) {
     try {
       await labelTarget(client, owner, repo, inputs, dryRun, target, result, log)
       if (target.mergedAt) result.merged.push({ number: target.number, mergedAt: target.mergedAt })
     } catch (error) {
-      const held = error instanceof OutOfTime && !error.refused
-      result.failures.push({ ...failureOf(target.what, error), ...(held ? { notSent: true } : {}) })
+      result.failures.push(failedCall(target.what, error))
       log.info(`${capitalize(target.what)}: not labeled`)
-      if (isFatal(error)) {
-        const outOfTime = error instanceof OutOfTime
-        const message = outOfTime ? NOT_SENT_IN_TIME : NOT_ATTEMPTED
+      if (!isFatal(error)) notLabeled.push(target)
+      else {
+        // The budget ran out or the run was cancelled: the rest is known, and so is its re-run.
+        const stop = stopOf(error)
+        const message = stop?.message ?? NOT_ATTEMPTED
         for (const rest of targets.slice(index + 1))
           result.failures.push({ what: rest.what, message, notSent: true })
-        if (outOfTime) result.failures.push(rerun(targets.slice(index), log))
+        if (stop) result.failures.push(rerun([...notLabeled, ...targets.slice(index)], stop, log))
         break
       }
     }
   }
   return result
-}
-
-const NOT_SENT_IN_TIME =
-  "not sent: the step's time budget ran out before its turn (see above, and the re-run below)"
-
-/**
- * The budget ran out: what finishes the rest in a re-run (the targets left, the one that stopped
- * included; labeling again what is labeled already sends nothing).
- */
-function rerun(left: Target[], log: Log): StepFailure {
-  const value = left.map(t => t.number).join(',')
-  const message =
-    `${left.length} not labeled: the step's time budget ran out. To finish them, run the step ` +
-    `again with \`pull-requests: ${value}\` (after the reset named above, when one is).`
-  log.info(`Labels: ${message}`)
-  return { what: 'the labels left', message, rerun: `pull-requests: ${value}` }
 }
 
 /** The writes and reads the targets need, as far as the labels known now tell. */
