@@ -1,0 +1,160 @@
+/**
+ * The break round on issue 43 (backports), through the bundled action on both paths: what a
+ * commit or a pull request of the range says must not label an unrelated merged pull request,
+ * one that never shipped in the range.
+ */
+import {
+  emulator,
+  labeled,
+  pushTag,
+  useDiscoveryWorld,
+  warnings,
+  type Project
+} from '../../__fixtures__/discovery-run.js'
+import type { HistoryCommit } from '../../__fixtures__/history.js'
+
+useDiscoveryWorld('discovery-backports-attacks')
+
+const BUTTON = 'noreply@github.com'
+const BOTH = [
+  ['with the history (git)', true],
+  ['without it (compare)', false]
+] as const
+const START: HistoryCommit = { id: 'start', message: 'Start', parents: [] }
+const OLD = { base_ref: 'main', merged_at: '2020-01-01T00:00:00Z' }
+const searches = () =>
+  emulator.requests.filter(r => r.method === 'GET' && r.path === '/search/issues').length
+
+describe('a title shared by several pull requests, or given by the web editor, names no original', () => {
+  test.each(BOTH)(
+    'a web edit `Update README.md` pushed to main labels no old pull request of that title, %s',
+    async (_n, git) => {
+      const project: Project = {
+        history: [
+          START,
+          { id: 'web', message: 'Update README.md', parents: ['start'] },
+          {
+            id: 'fix',
+            message: 'Fix the login redirect (#40)',
+            parents: ['web'],
+            pulls: [40],
+            committer: BUTTON
+          }
+        ],
+        pulls: [
+          { number: 5, title: 'Update README.md', ...OLD },
+          { number: 40, title: 'Fix the login redirect', base_ref: 'main' }
+        ],
+        tags: { 'v1.0.0': 'start', 'v1.0.1': 'fix' }
+      }
+      const run = await pushTag('web-edit', project, 'v1.0.1', git)
+      expect(run.code).toBe(0)
+      expect(labeled()).toEqual([40])
+      expect(warnings(run)).toEqual([
+        expect.stringContaining('1 commit of the range belongs to no pull request')
+      ])
+      expect(searches()).toBe(0)
+    }
+  )
+
+  test.each(BOTH)(
+    'a hand-picked commit whose title two merged pull requests share labels neither, %s',
+    async (_n, git) => {
+      const title = 'Fix the flaky cache test'
+      const project: Project = {
+        history: [
+          START,
+          { id: 'pick', message: title, parents: ['start'] },
+          {
+            id: 'fix',
+            message: '[1.x] Fix the login redirect (#40)',
+            parents: ['pick'],
+            pulls: [41],
+            committer: BUTTON
+          }
+        ],
+        pulls: [
+          { number: 5, title, ...OLD },
+          { number: 9, title, base_ref: 'main', merged_at: '2021-01-01T00:00:00Z' },
+          { number: 40, title: 'Fix the login redirect', ...OLD },
+          { number: 41, title: '[1.x] Fix the login redirect (#40)', base_ref: '1.x' }
+        ],
+        tags: { 'v1.0.0': 'start', 'v1.0.1': 'fix' }
+      }
+      const run = await pushTag('shared-title', project, 'v1.0.1', git)
+      expect(run.code).toBe(0)
+      expect(labeled()).toEqual([40, 41])
+      expect(warnings(run)).toEqual([
+        expect.stringContaining('1 commit of the range belongs to no pull request')
+      ])
+    }
+  )
+})
+
+describe('a revert of a backport ships no original', () => {
+  test.each(BOTH)(
+    'a squash-merged `Revert "Title (backport #12) (#15)"` onto 1.x labels the revert only, %s',
+    async (_n, git) => {
+      const project: Project = {
+        history: [
+          START,
+          {
+            id: 'revert',
+            message: 'Revert "Fix the cache (backport #12) (#15)" (#16)',
+            parents: ['start'],
+            pulls: [16],
+            committer: BUTTON
+          }
+        ],
+        pulls: [
+          { number: 12, title: 'Fix the cache', ...OLD },
+          { number: 15, title: 'Fix the cache (backport #12)', base_ref: '1.x', merged_at: '2021-01-01T00:00:00Z' },
+          {
+            number: 16,
+            title: 'Revert "Fix the cache (backport #12) (#15)"',
+            base_ref: '1.x',
+            head_ref: 'revert-15-mergify/bp/1.x/pr-12',
+            body: 'Reverts acme/web#15'
+          }
+        ],
+        tags: { 'v1.0.0': 'start', 'v1.0.1': 'revert' }
+      }
+      const run = await pushTag('revert', project, 'v1.0.1', git)
+      expect(run.code).toBe(0)
+      expect(labeled()).toEqual([16])
+    }
+  )
+})
+
+describe('an original that went into the same branch is no original', () => {
+  test.each(BOTH)(
+    'a pull request onto main whose body says `backport #12` of a pull request merged into main labels only itself, %s',
+    async (_n, git) => {
+      const project: Project = {
+        history: [
+          START,
+          {
+            id: 'fix',
+            message: 'Fix the docs of the cache (#40)',
+            parents: ['start'],
+            pulls: [40],
+            committer: BUTTON
+          }
+        ],
+        pulls: [
+          { number: 12, title: 'Fix the cache', ...OLD },
+          {
+            number: 40,
+            title: 'Fix the docs of the cache',
+            base_ref: 'main',
+            body: 'Like backport #12 did for the code, this fixes the docs.'
+          }
+        ],
+        tags: { 'v1.0.0': 'start', 'v1.0.1': 'fix' }
+      }
+      const run = await pushTag('same-branch', project, 'v1.0.1', git)
+      expect(run.code).toBe(0)
+      expect(labeled()).toEqual([40])
+    }
+  )
+})
