@@ -108,7 +108,12 @@ describe('a revert of a backport ships no original', () => {
         ],
         pulls: [
           { number: 12, title: 'Fix the cache', ...OLD },
-          { number: 15, title: 'Fix the cache (backport #12)', base_ref: '1.x', merged_at: '2021-01-01T00:00:00Z' },
+          {
+            number: 15,
+            title: 'Fix the cache (backport #12)',
+            base_ref: '1.x',
+            merged_at: '2021-01-01T00:00:00Z'
+          },
           {
             number: 16,
             title: 'Revert "Fix the cache (backport #12) (#15)"',

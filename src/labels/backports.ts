@@ -124,6 +124,7 @@ export async function findBackports(
   const picks: { sha: string; commit: string; backport: number | undefined }[] = []
   for (const number of counted) {
     const pull = pulls.get(number)
+    if (REVERT.test(pull?.title ?? '')) continue
     for (const text of [pull?.title, pull?.body])
       for (const original of originalsNamed(text))
         signs.push({ backport: number, original, explicit: true })
@@ -132,6 +133,7 @@ export async function findBackports(
     const backport = belongsTo(commit.sha)
     const orphan = numberless.has(commit.sha)
     if (backport === undefined && !orphan) continue
+    if (REVERT.test(commit.message)) continue
     if (backport !== undefined) {
       for (const original of originalsNamed(commit.message))
         signs.push({ backport, original, explicit: true })
@@ -188,6 +190,7 @@ export async function findBackports(
     }
     if (!original || !isMerged(original) || !isOfRepository(original, owner, repo)) continue
     if (!sign.explicit && !wentElsewhere(pulls.get(sign.backport), original)) continue
+    if (sameBranch(pulls.get(sign.backport), original)) continue
     add(sign.backport, original)
   }
   for (const pick of picks) {
@@ -207,6 +210,7 @@ export async function findBackports(
       p => isMerged(p) && isOfRepository(p, owner, repo) && p.number !== pick.backport
     )
     if (!original) continue
+    if (pick.backport !== undefined && sameBranch(pulls.get(pick.backport), original)) continue
     add(pick.backport, original)
     if (pick.backport === undefined) {
       found.attributed.add(pick.commit)
@@ -227,7 +231,12 @@ export async function findBackports(
   ])
   const titles = new Map<string, { backport?: number; commit?: string }>()
   const wish = (title: string, want: { backport?: number; commit?: string }) => {
-    if (title.length >= MIN_TITLE && !titles.has(title) && !BUMP.test(title))
+    if (
+      title.length >= MIN_TITLE &&
+      !titles.has(title) &&
+      !BUMP.test(title) &&
+      !WEB_EDIT.test(title)
+    )
       titles.set(title, want)
   }
   for (const commit of commits) {
@@ -262,14 +271,17 @@ export async function findBackports(
       unreadable(`the pull requests titled "${title.slice(0, 40)}"`, error)
       continue
     }
-    const same = items.find(
+    // One merged pull request of that title, or the title names none: two that share it (an old
+    // `Fix the flaky test` and a new one) leave the commit to the warning rather than a guess.
+    const alike = items.filter(
       i =>
         i.number !== want.backport &&
         Boolean(i.pull_request?.merged_at) &&
         plainTitle(i.title ?? '') === title &&
         !titledAsBackport({ number: i.number, title: i.title ?? '' })
     )
-    if (!same) continue
+    const same = alike[0]
+    if (!same || alike.length > 1) continue
     let original: Pull | undefined
     try {
       original = await read(same.number)
@@ -375,6 +387,16 @@ export function plainTitle(title: string): string {
     .toLowerCase()
 }
 
+/**
+ * The messages GitHub's web editor proposes (`Update README.md`, `Create ci.yml`, `Add files via
+ * upload`): shared by countless unrelated pull requests, they name no original.
+ */
+const WEB_EDIT =
+  /^(?:(?:update|create|delete)\s+\S+|rename\s+\S+\s+to\s+\S+|add files via upload)$/i
+
+/** A revert (`Revert "Fix (backport #12) (#15)"`): it takes a change out, and ships no original. */
+const REVERT = /^\s*revert\b/i
+
 /** A bot's or a release's title: no backport to find an original for (`Bump pip from 26.1.1`). */
 const BUMP = /^(?:(?:build|chore)(?:\([^)]*\))?:\s*)?(?:bump|release|prepare)\b/i
 
@@ -408,6 +430,15 @@ function wentElsewhere(backport: Pull | undefined, original: Pull): boolean {
   const base = backport?.base?.ref
   if (into === undefined || base === undefined) return false
   return into !== base && into !== backport?.head?.ref
+}
+
+/**
+ * An original merged into the very branch its "backport" went into: nothing copied, and it
+ * shipped with that branch before (`Like backport #12 did` in a body on main).
+ */
+function sameBranch(backport: Pull | undefined, original: Pull): boolean {
+  const into = original.base?.ref
+  return into !== undefined && into === backport?.base?.ref
 }
 
 function shas(list: string[]): string {
