@@ -163,3 +163,70 @@ describe('an original that went into the same branch is no original', () => {
     }
   )
 })
+
+describe("Kubernetes' and prow's cherry picks label their originals", () => {
+  test.each(BOTH)(
+    '`Automated cherry pick of #119834: …` and `This is an automated cherry-pick of #119900`, merged with merge commits onto release-1.28: both originals, %s',
+    async (_n, git) => {
+      const project: Project = {
+        history: [
+          START,
+          { id: 'c1', message: 'Fix the kubelet restart', parents: ['start'], pulls: [120500] },
+          {
+            id: 'm1',
+            message:
+              'Merge pull request #120500 from alice/automated-cherry-pick-of-#119834-upstream-release-1.28\n\n' +
+              'Automated cherry pick of #119834: Fix the kubelet restart',
+            parents: ['start', 'c1'],
+            pulls: [120500]
+          },
+          { id: 'c2', message: 'Fix the proxy timeout', parents: ['m1'], pulls: [120600] },
+          {
+            id: 'm2',
+            message:
+              'Merge pull request #120600 from k8s-infra-cherrypick-robot/cherry-pick-119900-to-release-1.28\n\n' +
+              '[release-1.28] Fix the proxy timeout',
+            parents: ['m1', 'c2'],
+            pulls: [120600]
+          }
+        ],
+        pulls: [
+          {
+            number: 119834,
+            title: 'Fix the kubelet restart',
+            base_ref: 'master',
+            merged_at: '2020-01-01T00:00:00Z'
+          },
+          {
+            number: 119900,
+            title: 'Proxy: time out idle streams',
+            base_ref: 'master',
+            merged_at: '2020-01-01T00:00:00Z'
+          },
+          {
+            number: 120500,
+            title: 'Automated cherry pick of #119834: Fix the kubelet restart',
+            base_ref: 'release-1.28',
+            head_ref: 'automated-cherry-pick-of-#119834-upstream-release-1.28',
+            body: 'Cherry pick of #119834 on release-1.28.\n\n#119834: Fix the kubelet restart'
+          },
+          {
+            number: 120600,
+            title: '[release-1.28] Fix the proxy timeout',
+            base_ref: 'release-1.28',
+            head_ref: 'cherry-pick-119900-to-release-1.28',
+            body: 'This is an automated cherry-pick of #119900\n\n/assign bob'
+          }
+        ],
+        tags: { 'v1.28.3': 'start', 'v1.28.4': 'm2' }
+      }
+      const run = await pushTag('kubernetes', project, 'v1.28.4', git)
+      expect(run.code).toBe(0)
+      expect(labeled()).toEqual([119834, 119900, 120500, 120600])
+      expect(run.stdout).toContain(
+        '#120500 is a backport of #119834, #120600 is a backport of #119900'
+      )
+      expect(searches()).toBe(0)
+    }
+  )
+})

@@ -67,6 +67,8 @@ const EXPLICIT = [
   /\[PR #(\d+)\/[0-9a-f]+ backport\]/gi,
   // a cherry-pick bot: `Title (cherry-pick #4321 for 3.2) (#4330)`
   /\(cherry-pick #(\d+) for [^)]*\)/gi,
+  // Kubernetes' `Automated cherry pick of #12: Title`, prow's `This is an automated cherry-pick of #12`
+  /\bcherry[- ]?pick\s+of\s+#(\d+)\b/gi,
   // `Backport of #12`, `backport #12`, `Backports #12`, mergify's `Title (backport #12)`
   /\bbackport(?:s|ed)?(?:\s+of)?\s+#(\d+)\b/gi
 ]
@@ -387,10 +389,7 @@ export function plainTitle(title: string): string {
     .toLowerCase()
 }
 
-/**
- * The messages GitHub's web editor proposes (`Update README.md`, `Create ci.yml`, `Add files via
- * upload`): shared by countless unrelated pull requests, they name no original.
- */
+/** GitHub's web editor's messages (`Update README.md`): countless pull requests share them. */
 const WEB_EDIT =
   /^(?:(?:update|create|delete)\s+\S+|rename\s+\S+\s+to\s+\S+|add files via upload)$/i
 
