@@ -3,7 +3,9 @@
  * commit or a pull request of the range says must not label an unrelated merged pull request,
  * one that never shipped in the range.
  */
+import { join } from 'node:path'
 import {
+  dir,
   emulator,
   labeled,
   pushTag,
@@ -11,7 +13,7 @@ import {
   warnings,
   type Project
 } from '../../__fixtures__/discovery-run.js'
-import type { HistoryCommit } from '../../__fixtures__/history.js'
+import { writeRepository, type HistoryCommit } from '../../__fixtures__/history.js'
 
 useDiscoveryWorld('discovery-backports-attacks')
 
@@ -230,3 +232,58 @@ describe("Kubernetes' and prow's cherry picks label their originals", () => {
     }
   )
 })
+
+describe("a `cherry picked from` line naming someone else's commit of the same branch", () => {
+  test.each(BOTH)(
+    'a pull request onto main whose commit says it was picked from a commit of #12 (merged into main) labels only itself, %s',
+    async (_n, git) => {
+      const project = withSha({
+        history: [
+          {
+            id: 'orig',
+            message: 'Fix the cache (#12)',
+            parents: [],
+            pulls: [12],
+            committer: BUTTON
+          },
+          { id: 'start', message: 'Start', parents: ['orig'] },
+          {
+            id: 'c',
+            message: 'Tidy the cache\n\n(cherry picked from commit ORIG)',
+            parents: ['start'],
+            pulls: [40]
+          },
+          {
+            id: 'm',
+            message: 'Merge pull request #40 from mallory/tidy\n\nTidy the cache',
+            parents: ['start', 'c'],
+            pulls: [40]
+          }
+        ],
+        pulls: [
+          { number: 12, title: 'Fix the cache', ...OLD },
+          { number: 40, title: 'Tidy the cache', base_ref: 'main', head_ref: 'tidy' }
+        ],
+        tags: { 'v1.0.0': 'start', 'v1.0.1': 'm' }
+      })
+      const run = await pushTag('picked-same-branch', project, 'v1.0.1', git)
+      expect(run.code).toBe(0)
+      expect(labeled()).toEqual([40])
+    }
+  )
+})
+
+/** `ORIG` in a message stands for the sha of commit `orig` (the first): a scratch write gives it. */
+function withSha(project: Project): Project {
+  const shas = writeRepository(
+    join(dir, `scratch-${scratch++}`),
+    project.history.slice(0, 1),
+    'orig'
+  )
+  const sha = shas['orig'] as string
+  return {
+    ...project,
+    history: project.history.map(c => ({ ...c, message: c.message.replace('ORIG', sha) }))
+  }
+}
+let scratch = 0
