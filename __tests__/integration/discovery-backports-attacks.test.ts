@@ -91,6 +91,37 @@ describe('a title shared by several pull requests, or given by the web editor, n
       ])
     }
   )
+
+  test.each(BOTH)(
+    'a backport `[1.x] Title` whose title two merged pull requests share labels neither, and says so, %s',
+    async (_n, git) => {
+      const title = 'Fix the flaky cache test'
+      const project: Project = {
+        history: [
+          START,
+          {
+            id: 'b',
+            message: `[1.x] ${title} (#41)`,
+            parents: ['start'],
+            pulls: [41],
+            committer: BUTTON
+          }
+        ],
+        pulls: [
+          { number: 5, title, ...OLD },
+          { number: 9, title, base_ref: 'main', merged_at: '2021-01-01T00:00:00Z' },
+          { number: 41, title: `[1.x] ${title}`, base_ref: '1.x' }
+        ],
+        tags: { 'v1.0.0': 'start', 'v1.0.1': 'b' }
+      }
+      const run = await pushTag('shared-backport-title', project, 'v1.0.1', git)
+      expect(run.code).toBe(0)
+      expect(labeled()).toEqual([41])
+      expect(run.stdout).toContain(
+        'Labels: tag v1.0.1: #41 looks like a backport, but #5 and #9 share its title: none is labeled'
+      )
+    }
+  )
 })
 
 describe('a revert of a backport ships no original', () => {

@@ -26,7 +26,7 @@ import {
 import { firstLineOf } from '../shared/result.js'
 import { namedAndMore } from '../runner/markdown.js'
 import { LONG_LIVED } from './gathering.js'
-import { MAX_BACKPORT_READS, list } from './references.js'
+import { MAX_BACKPORT_READS, REVERT, list, searchableTitle } from './references.js'
 import { BOT_BRANCH, LINE_MERGE } from './squashed-branches.js'
 
 /** One backport and the original it ships. */
@@ -233,13 +233,7 @@ export async function findBackports(
   ])
   const titles = new Map<string, { backport?: number; commit?: string }>()
   const wish = (title: string, want: { backport?: number; commit?: string }) => {
-    if (
-      title.length >= MIN_TITLE &&
-      !titles.has(title) &&
-      !BUMP.test(title) &&
-      !WEB_EDIT.test(title)
-    )
-      titles.set(title, want)
+    if (searchableTitle(title) && !titles.has(title)) titles.set(title, want)
   }
   for (const commit of commits) {
     if (numberless.has(commit.sha) && !found.attributed.has(commit.sha))
@@ -283,6 +277,12 @@ export async function findBackports(
         !titledAsBackport({ number: i.number, title: i.title ?? '' })
     )
     const same = alike[0]
+    if (alike.length > 1 && want.backport !== undefined) {
+      found.notes.push(
+        `${what}: #${want.backport} looks like a backport, but ${list(alike.map(i => i.number).sort((a, b) => a - b))} ` +
+          'share its title: none is labeled as its original (name it: `backport of #N`)'
+      )
+    }
     if (!same || alike.length > 1) continue
     let original: Pull | undefined
     try {
@@ -373,9 +373,6 @@ export function looksLikeBackport(pull: Pull): boolean {
   )
 }
 
-/** A title shorter than this is too plain to find its original by (`Fix typo`). */
-const MIN_TITLE = 12
-
 /**
  * A title as its original would carry it: without a leading `[3.14]`, a trailing `(#N)`, a
  * cherry-pick bot's `(cherry-pick #N for 3.2)`, in one case and spacing.
@@ -388,16 +385,6 @@ export function plainTitle(title: string): string {
     .trim()
     .toLowerCase()
 }
-
-/** GitHub's web editor's messages (`Update README.md`): countless pull requests share them. */
-const WEB_EDIT =
-  /^(?:(?:update|create|delete)\s+\S+|rename\s+\S+\s+to\s+\S+|add files via upload)$/i
-
-/** A revert (`Revert "Fix (backport #12) (#15)"`): it takes a change out, and ships no original. */
-const REVERT = /^\s*revert\b/i
-
-/** A bot's or a release's title: no backport to find an original for (`Bump pip from 26.1.1`). */
-const BUMP = /^(?:(?:build|chore)(?:\([^)]*\))?:\s*)?(?:bump|release|prepare)\b/i
 
 /** A title a backport carries: `[3.14] Title`, `[PR #N/… backport]`, `… (cherry-pick #N for 3.2)`. */
 function titledAsBackport(pull: { number: number; title?: string | null | undefined }): boolean {
