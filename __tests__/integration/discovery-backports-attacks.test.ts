@@ -304,6 +304,38 @@ describe("a `cherry picked from` line naming someone else's commit of the same b
   )
 })
 
+describe("Django's `Backport of <sha> from main` names the original's commit", () => {
+  test.each(BOTH)(
+    'a commit pushed to stable/5.0.x without a pull request labels the pull request of the commit it names, with no search, %s',
+    async (_n, git) => {
+      const project = withSha({
+        history: [
+          {
+            id: 'orig',
+            message: 'Fixed #35000 -- Made the cache thread-safe.',
+            parents: [],
+            pulls: [17000]
+          },
+          { id: 'start', message: '[5.0.x] Bumped version for 5.0.1 release.', parents: ['orig'] },
+          {
+            id: 'pick',
+            message:
+              '[5.0.x] Fixed #35000 -- Made the cache thread-safe.\n\nBackport of ORIG from main.',
+            parents: ['start']
+          }
+        ],
+        pulls: [{ number: 17000, title: 'Fixed #35000 -- Made cache thread-safe', ...OLD }],
+        tags: { '5.0.1': 'start', '5.0.2': 'pick' }
+      })
+      const run = await pushTag('django', project, '5.0.2', git)
+      expect(run.code).toBe(0)
+      expect(warnings(run)).toEqual([])
+      expect(labeled()).toEqual([17000])
+      expect(searches()).toBe(0)
+    }
+  )
+})
+
 /** `ORIG` in a message stands for the sha of commit `orig` (the first): a scratch write gives it. */
 function withSha(project: Project): Project {
   const shas = writeRepository(

@@ -72,8 +72,8 @@ const EXPLICIT = [
   // `Backport of #12`, `backport #12`, `Backports #12`, mergify's `Title (backport #12)`
   /\bbackport(?:s|ed)?(?:\s+of)?\s+#(\d+)\b/gi
 ]
-/** `git cherry-pick -x`'s line. */
-const PICKED_FROM = /\(cherry picked from commit ([0-9a-f]{7,64})\)/gi
+/** `git cherry-pick -x`'s line; Django's `Backport of 1a2b3c4 from main` (a commit, no number). */
+const PICKED_FROM = /(?:\(cherry picked from commit|\bbackport of) ([0-9a-f]{7,64})(?![0-9a-z])/gi
 
 /** The explicit signs in a text: the numbers it names as an original. */
 export function originalsNamed(text: string | null | undefined): number[] {
