@@ -162,6 +162,36 @@ describe('a revert of a backport ships no original', () => {
       expect(labeled()).toEqual([16])
     }
   )
+  test.each(BOTH)(
+    'mergify\'s backport of a revert, `Revert "Fix the cache" (backport #12) (#15)`, labels the revert #12 too, %s',
+    async (_n, git) => {
+      const project: Project = {
+        history: [
+          START,
+          {
+            id: 'b',
+            message: 'Revert "Fix the cache" (backport #12) (#15)',
+            parents: ['start'],
+            pulls: [15],
+            committer: BUTTON
+          }
+        ],
+        pulls: [
+          { number: 12, title: 'Revert "Fix the cache"', ...OLD },
+          {
+            number: 15,
+            title: 'Revert "Fix the cache" (backport #12)',
+            base_ref: '1.x',
+            head_ref: 'mergify/bp/1.x/pr-12'
+          }
+        ],
+        tags: { 'v1.0.0': 'start', 'v1.0.1': 'b' }
+      }
+      const run = await pushTag('revert-backported', project, 'v1.0.1', git)
+      expect(run.code).toBe(0)
+      expect(labeled()).toEqual([12, 15])
+    }
+  )
 })
 
 describe('an original that went into the same branch is no original', () => {

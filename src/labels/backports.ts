@@ -26,7 +26,7 @@ import {
 import { firstLineOf } from '../shared/result.js'
 import { namedAndMore } from '../runner/markdown.js'
 import { LONG_LIVED } from './gathering.js'
-import { MAX_BACKPORT_READS, REVERT, list, searchableTitle } from './references.js'
+import { MAX_BACKPORT_READS, list, searchableTitle, withoutReverted } from './references.js'
 import { BOT_BRANCH, LINE_MERGE } from './squashed-branches.js'
 
 /** One backport and the original it ships. */
@@ -126,20 +126,19 @@ export async function findBackports(
   const picks: { sha: string; commit: string; backport: number | undefined }[] = []
   for (const number of counted) {
     const pull = pulls.get(number)
-    if (REVERT.test(pull?.title ?? '')) continue
     for (const text of [pull?.title, pull?.body])
-      for (const original of originalsNamed(text))
+      for (const original of originalsNamed(withoutReverted(text)))
         signs.push({ backport: number, original, explicit: true })
   }
   for (const commit of commits) {
     const backport = belongsTo(commit.sha)
     const orphan = numberless.has(commit.sha)
     if (backport === undefined && !orphan) continue
-    if (REVERT.test(commit.message)) continue
+    const message = withoutReverted(commit.message)
     if (backport !== undefined) {
-      for (const original of originalsNamed(commit.message))
+      for (const original of originalsNamed(message))
         signs.push({ backport, original, explicit: true })
-      const subject = commit.message.split('\n')[0] ?? ''
+      const subject = message.split('\n')[0] ?? ''
       for (const original of innerNumbers(subject))
         signs.push({ backport, original, explicit: false })
     }
@@ -150,8 +149,7 @@ export async function findBackports(
       !counted.has(backport) ||
       !namesItself(commit, backport)
     )
-      for (const sha of pickedFrom(commit.message))
-        picks.push({ sha, commit: commit.sha, backport })
+      for (const sha of pickedFrom(message)) picks.push({ sha, commit: commit.sha, backport })
   }
 
   let reads = 0

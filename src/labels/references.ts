@@ -102,5 +102,11 @@ export function searchableTitle(title: string): boolean {
   return title.length >= MIN_TITLE && !BUMP.test(title) && !WEB_EDIT.test(title)
 }
 
-/** A revert (`Revert "Fix (backport #12) (#15)"`): it takes a change out, and ships no original. */
-export const REVERT = /^\s*revert\b/i
+/**
+ * A text without the quoted subject a revert takes out (`Revert "Fix (backport #12) (#15)"`):
+ * what it names ships nothing. A sign after the quotes stays (mergify's backport of a revert,
+ * `Revert "Fix" (backport #12)`).
+ */
+export function withoutReverted(text: string | null | undefined): string {
+  return (text ?? '').replace(/^(\s*revert\s*)"[^\n]*"/i, '$1')
+}
