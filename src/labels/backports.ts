@@ -26,7 +26,7 @@ import {
 import { firstLineOf } from '../shared/result.js'
 import { namedAndMore } from '../runner/markdown.js'
 import { LONG_LIVED } from './gathering.js'
-import { MAX_BACKPORT_READS, list } from './references.js'
+import { MAX_BACKPORT_READS, list, searchableTitle, withoutReverted } from './references.js'
 import { BOT_BRANCH, LINE_MERGE } from './squashed-branches.js'
 
 /** One backport and the original it ships. */
@@ -67,11 +67,13 @@ const EXPLICIT = [
   /\[PR #(\d+)\/[0-9a-f]+ backport\]/gi,
   // a cherry-pick bot: `Title (cherry-pick #4321 for 3.2) (#4330)`
   /\(cherry-pick #(\d+) for [^)]*\)/gi,
+  // Kubernetes' `Automated cherry pick of #12: Title`, prow's `This is an automated cherry-pick of #12`
+  /\bcherry[- ]?pick\s+of\s+#(\d+)\b/gi,
   // `Backport of #12`, `backport #12`, `Backports #12`, mergify's `Title (backport #12)`
   /\bbackport(?:s|ed)?(?:\s+of)?\s+#(\d+)\b/gi
 ]
-/** `git cherry-pick -x`'s line. */
-const PICKED_FROM = /\(cherry picked from commit ([0-9a-f]{7,64})\)/gi
+/** `git cherry-pick -x`'s line; Django's `Backport of 1a2b3c4 from main` (a commit, no number). */
+const PICKED_FROM = /(?:\(cherry picked from commit|\bbackport of) ([0-9a-f]{7,64})(?![0-9a-z])/gi
 
 /** The explicit signs in a text: the numbers it names as an original. */
 export function originalsNamed(text: string | null | undefined): number[] {
@@ -125,17 +127,18 @@ export async function findBackports(
   for (const number of counted) {
     const pull = pulls.get(number)
     for (const text of [pull?.title, pull?.body])
-      for (const original of originalsNamed(text))
+      for (const original of originalsNamed(withoutReverted(text)))
         signs.push({ backport: number, original, explicit: true })
   }
   for (const commit of commits) {
     const backport = belongsTo(commit.sha)
     const orphan = numberless.has(commit.sha)
     if (backport === undefined && !orphan) continue
+    const message = withoutReverted(commit.message)
     if (backport !== undefined) {
-      for (const original of originalsNamed(commit.message))
+      for (const original of originalsNamed(message))
         signs.push({ backport, original, explicit: true })
-      const subject = commit.message.split('\n')[0] ?? ''
+      const subject = message.split('\n')[0] ?? ''
       for (const original of innerNumbers(subject))
         signs.push({ backport, original, explicit: false })
     }
@@ -146,8 +149,7 @@ export async function findBackports(
       !counted.has(backport) ||
       !namesItself(commit, backport)
     )
-      for (const sha of pickedFrom(commit.message))
-        picks.push({ sha, commit: commit.sha, backport })
+      for (const sha of pickedFrom(message)) picks.push({ sha, commit: commit.sha, backport })
   }
 
   let reads = 0
@@ -188,6 +190,7 @@ export async function findBackports(
     }
     if (!original || !isMerged(original) || !isOfRepository(original, owner, repo)) continue
     if (!sign.explicit && !wentElsewhere(pulls.get(sign.backport), original)) continue
+    if (sameBranch(pulls.get(sign.backport), original)) continue
     add(sign.backport, original)
   }
   for (const pick of picks) {
@@ -207,6 +210,7 @@ export async function findBackports(
       p => isMerged(p) && isOfRepository(p, owner, repo) && p.number !== pick.backport
     )
     if (!original) continue
+    if (pick.backport !== undefined && sameBranch(pulls.get(pick.backport), original)) continue
     add(pick.backport, original)
     if (pick.backport === undefined) {
       found.attributed.add(pick.commit)
@@ -227,8 +231,7 @@ export async function findBackports(
   ])
   const titles = new Map<string, { backport?: number; commit?: string }>()
   const wish = (title: string, want: { backport?: number; commit?: string }) => {
-    if (title.length >= MIN_TITLE && !titles.has(title) && !BUMP.test(title))
-      titles.set(title, want)
+    if (searchableTitle(title) && !titles.has(title)) titles.set(title, want)
   }
   for (const commit of commits) {
     if (numberless.has(commit.sha) && !found.attributed.has(commit.sha))
@@ -262,14 +265,23 @@ export async function findBackports(
       unreadable(`the pull requests titled "${title.slice(0, 40)}"`, error)
       continue
     }
-    const same = items.find(
+    // One merged pull request of that title, or the title names none: two that share it (an old
+    // `Fix the flaky test` and a new one) leave the commit to the warning rather than a guess.
+    const alike = items.filter(
       i =>
         i.number !== want.backport &&
         Boolean(i.pull_request?.merged_at) &&
         plainTitle(i.title ?? '') === title &&
         !titledAsBackport({ number: i.number, title: i.title ?? '' })
     )
-    if (!same) continue
+    const same = alike[0]
+    if (alike.length > 1 && want.backport !== undefined) {
+      found.notes.push(
+        `${what}: #${want.backport} looks like a backport, but ${list(alike.map(i => i.number).sort((a, b) => a - b))} ` +
+          'share its title: none is labeled as its original (name it: `backport of #N`)'
+      )
+    }
+    if (!same || alike.length > 1) continue
     let original: Pull | undefined
     try {
       original = await read(same.number)
@@ -359,9 +371,6 @@ export function looksLikeBackport(pull: Pull): boolean {
   )
 }
 
-/** A title shorter than this is too plain to find its original by (`Fix typo`). */
-const MIN_TITLE = 12
-
 /**
  * A title as its original would carry it: without a leading `[3.14]`, a trailing `(#N)`, a
  * cherry-pick bot's `(cherry-pick #N for 3.2)`, in one case and spacing.
@@ -374,9 +383,6 @@ export function plainTitle(title: string): string {
     .trim()
     .toLowerCase()
 }
-
-/** A bot's or a release's title: no backport to find an original for (`Bump pip from 26.1.1`). */
-const BUMP = /^(?:(?:build|chore)(?:\([^)]*\))?:\s*)?(?:bump|release|prepare)\b/i
 
 /** A title a backport carries: `[3.14] Title`, `[PR #N/… backport]`, `… (cherry-pick #N for 3.2)`. */
 function titledAsBackport(pull: { number: number; title?: string | null | undefined }): boolean {
@@ -408,6 +414,15 @@ function wentElsewhere(backport: Pull | undefined, original: Pull): boolean {
   const base = backport?.base?.ref
   if (into === undefined || base === undefined) return false
   return into !== base && into !== backport?.head?.ref
+}
+
+/**
+ * An original merged into the very branch its "backport" went into: nothing copied, and it
+ * shipped with that branch before (`Like backport #12 did` in a body on main).
+ */
+function sameBranch(backport: Pull | undefined, original: Pull): boolean {
+  const into = original.base?.ref
+  return into !== undefined && into === backport?.base?.ref
 }
 
 function shas(list: string[]): string {

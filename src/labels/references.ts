@@ -86,3 +86,27 @@ export function list(numbers: number[]): string {
   if (items.length <= 1) return items.join('')
   return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`
 }
+
+/** A title shorter than this is too plain to find its original by (`Fix typo`). */
+const MIN_TITLE = 12
+
+/** A bot's or a release's title: no backport to find an original for (`Bump pip from 26.1.1`). */
+const BUMP = /^(?:(?:build|chore)(?:\([^)]*\))?:\s*)?(?:bump|release|prepare)\b/i
+
+/** GitHub's web editor's messages (`Update README.md`): countless pull requests share them. */
+const WEB_EDIT =
+  /^(?:(?:update|create|delete)\s+\S+|rename\s+\S+\s+to\s+\S+|add files via upload)$/i
+
+/** Whether a title (plain: one case, no `[3.14]`, no `(#N)`) may find an original by search. */
+export function searchableTitle(title: string): boolean {
+  return title.length >= MIN_TITLE && !BUMP.test(title) && !WEB_EDIT.test(title)
+}
+
+/**
+ * A text without the quoted subject a revert takes out (`Revert "Fix (backport #12) (#15)"`):
+ * what it names ships nothing. A sign after the quotes stays (mergify's backport of a revert,
+ * `Revert "Fix" (backport #12)`).
+ */
+export function withoutReverted(text: string | null | undefined): string {
+  return (text ?? '').replace(/^(\s*revert\s*)"[^\n]*"/i, '$1')
+}
