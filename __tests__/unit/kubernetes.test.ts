@@ -81,7 +81,20 @@ describe('the list splitter', () => {
     ['{"items":{},"kind":"List"}', '`items` that is not an array'],
     ['{"items":[],"kind":"List"} trailing', 'more text after the end'],
     ['hello', 'an unexpected character at byte 0'],
-    ['{"items":[],"items":[]}', 'twice']
+    ['{"items":[],"items":[]}', 'twice'],
+    // JSON.parse refuses each; the splitter once took them as the items around the commas.
+    ['{"items":[{"kind":"Pod"},],"kind":"List"}', 'an unexpected character at byte 25'],
+    ['{"items":[,{"kind":"Pod"}],"kind":"List"}', 'an unexpected character at byte 10'],
+    [
+      '{"items":[{"kind":"Pod"},,{"kind":"Job"}],"kind":"List"}',
+      'an unexpected character at byte 25'
+    ],
+    [
+      '{"items":[{"kind":"Pod"} {"kind":"Job"}],"kind":"List"}',
+      'an unexpected character at byte 25'
+    ],
+    ['{"metadata":{x},"items":[],"kind":"List"}', '`metadata` does not parse'],
+    ['{"metadata":{"a":1,},"items":[],"kind":"List"}', '`metadata` does not parse']
   ])('refuses %j: %s', (input, message) => {
     expect(failure(input)).toContain(message)
   })

@@ -112,6 +112,8 @@ export class ListSplitter {
   private readonly elementKeys: number[] = []
   private expectKey = false
   private keyAt = -1
+  /** In `items`, what came last: its `[`, an element or a comma. */
+  private between: 'open' | 'element' | 'comma' = 'open'
 
   constructor(
     private readonly onItem: OnItem,
@@ -192,6 +194,7 @@ export class ListSplitter {
             this.sawItems = true
             this.depth = 2
             this.phase = 'items'
+            this.between = 'open'
             break
           }
           if (this.key === 'items')
@@ -213,12 +216,20 @@ export class ListSplitter {
           } else this.unexpected(i)
           break
         case 'items':
-          if (isSpace(b) || b === COMMA) break
+          if (isSpace(b)) break
+          // As JSON.parse: a comma only between two elements.
+          if (b === COMMA) {
+            if (this.between !== 'element') this.unexpected(i)
+            this.between = 'comma'
+            break
+          }
           if (b === CLOSE_ARRAY) {
+            if (this.between === 'comma') this.unexpected(i)
             this.depth = 1
             this.phase = 'after-value'
             break
           }
+          if (this.between === 'element') this.unexpected(i)
           this.startCapture(i, MAX_ITEM_BYTES)
           this.phase = 'element'
           this.elementStart = this.offset + i
@@ -344,17 +355,21 @@ export class ListSplitter {
       else if (this.onItem(parseItem(bytes, index), index) === 'later')
         later?.(at, at + bytes.length, index)
       this.phase = 'items'
+      this.between = 'element'
       return
     }
     this.phase = 'after-value'
-    if (this.headerKey !== 'kind' && this.headerKey !== 'apiVersion') return
+    // Every top-level value is parsed (JSON.parse would refuse the file for any of them); only
+    // kind and apiVersion are kept. One over MAX_HEADER_VALUE_BYTES is not.
+    if (capture.overflow) return
     let value: unknown
     try {
-      value = capture.overflow ? undefined : JSON.parse(capture.text())
+      value = JSON.parse(capture.text())
     } catch (error) {
-      this.fail(`is not JSON: \`${this.headerKey}\` does not parse (${positionIn(error)})`)
+      this.fail(`is not JSON: ${quotedField(this.headerKey)} does not parse (${positionIn(error)})`)
     }
-    this.header[this.headerKey] = value
+    if (this.headerKey === 'kind' || this.headerKey === 'apiVersion')
+      this.header[this.headerKey] = value
   }
 
   private unexpected(i: number): never {
