@@ -7,6 +7,7 @@ import {
   KEPT_KINDS,
   OWNER_KINDS,
   POD_OWNERS,
+  ListedWorkloads,
   OwnerIndex,
   keyOf,
   metadataOf,
@@ -139,7 +140,7 @@ export interface Derived {
   /** Deployment name to the object it came from (see `Workload`). */
   workloads: Map<string, Workload>
   /** `workloadKey` of each owner object the file lists: the workloads that still exist. */
-  listedWorkloads: Set<string>
+  listedWorkloads: ReadonlySet<string>
 }
 
 /**
@@ -239,14 +240,6 @@ export class Deriver {
     }
   }
 
-  /** `workloadKey` and keyOf are one form: the keys of the owner kinds are the workloads'. */
-  private listedWorkloads(): Set<string> {
-    const keys = new Set<string>()
-    for (const key of this.byKey.keys())
-      if (OWNER_KINDS.has(key.slice(0, key.indexOf('\0')))) keys.add(key)
-    return keys
-  }
-
   result(): Derived {
     const { warnings, unlisted, withoutDigest } = this
     if (withoutDigest > 0) {
@@ -281,7 +274,7 @@ export class Deriver {
       pods: this.pods,
       counted: this.counted,
       workloads: chosen.workloads,
-      listedWorkloads: this.listedWorkloads()
+      listedWorkloads: new ListedWorkloads(this.byKey)
     }
   }
 }

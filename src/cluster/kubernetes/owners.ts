@@ -5,6 +5,7 @@
  * applies them to each pod as it comes.
  */
 import { MAX_TAGS, RUNTIME_RISKS, type RuntimeRisk } from '../../shared/limits.js'
+import { KeyTable } from './key-table.js'
 
 export const ANNOTATION_PREFIX = 'metadata.github.com/'
 export const RUNTIME_RISKS_ANNOTATION = `${ANNOTATION_PREFIX}runtime-risks`
@@ -70,12 +71,12 @@ export interface Owners {
  * The owner objects read, by keyOf (a later one of the same key replaces it). Most (no
  * `metadata.github.com/` annotation, at most one owner of their own: a ReplicaSet, a Job, a
  * Deployment) are kept as their key and a number standing for their owner, shared by all that
- * name it: a list of a million old ReplicaSets costs their names, not a million objects. The
- * others are kept whole (slim). Names hold no NUL (slimObject refuses control characters), so a
- * key splits back into its parts.
+ * name it, outside V8's heap (KeyTable): a list of a million old ReplicaSets costs their names'
+ * bytes, not a million objects nor a million strings. The others are kept whole (slim). Names
+ * hold no NUL (slimObject refuses control characters), so a key splits back into its parts.
  */
 export class OwnerIndex implements Owners {
-  private readonly small = new Map<string, number>()
+  private readonly small = new KeyTable()
   private readonly whole = new Map<string, KubeObject>()
   private readonly refs: OwnerRef[] = []
   private readonly refIds = new Map<string, number>()
@@ -119,6 +120,11 @@ export class OwnerIndex implements Owners {
   *keys(): Generator<string> {
     yield* this.small.keys()
     yield* this.whole.keys()
+  }
+
+  /** How many keys. */
+  get size(): number {
+    return this.small.size + this.whole.size
   }
 
   private refId(ref: OwnerRef): number {
@@ -237,4 +243,44 @@ export function metadataOf(
     }
   }
   return { tags: [...tags], risks: RUNTIME_RISKS.filter(r => risks.has(r)) }
+}
+
+/**
+ * The keys of the owner objects of OWNER_KINDS the index holds (`workloadKey` and keyOf are one
+ * form), read from it when asked: a set of a million keys made at the end of the reading would
+ * cost the strings the index does not keep.
+ */
+export class ListedWorkloads implements ReadonlySet<string> {
+  constructor(private readonly index: OwnerIndex) {}
+
+  has(key: string): boolean {
+    return OWNER_KINDS.has(key.slice(0, key.indexOf('\0'))) && this.index.has(key)
+  }
+
+  get size(): number {
+    let n = 0
+    for (const _ of this) n++
+    return n
+  }
+
+  *[Symbol.iterator](): Generator<string> {
+    for (const key of this.index.keys())
+      if (OWNER_KINDS.has(key.slice(0, key.indexOf('\0')))) yield key
+  }
+
+  keys(): Generator<string> {
+    return this[Symbol.iterator]()
+  }
+
+  values(): Generator<string> {
+    return this[Symbol.iterator]()
+  }
+
+  *entries(): Generator<[string, string]> {
+    for (const key of this) yield [key, key]
+  }
+
+  forEach(each: (value: string, key: string, set: ReadonlySet<string>) => void): void {
+    for (const key of this) each(key, key, this)
+  }
 }
