@@ -4,7 +4,7 @@
 // is read is what JSON.parse reads, wherever the chunks are cut; the pods are told from the rest
 // without parsing them; an error is the first in the file; and the owners kept small are the
 // owners read (owners.ts). Memory itself is the benchmark's (bench/kubernetes-memory.ts).
-import { appendFileSync, closeSync } from 'node:fs'
+import { appendFileSync, closeSync, writeFileSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -250,6 +250,33 @@ describe('the two passes over a file', () => {
     const latin1 = Buffer.from(list(JOB, '{"kind":"Pod","metadata":{"name":"café"}}'), 'latin1')
     expect(await readTwice(latin1)).toContain('is not UTF-8: item [1]')
     expect(await readTwice(list(JOB, POD))).toEqual(['first 0', 'pod 1'])
+  })
+
+  test('a file rewritten in place between the passes is named as changed, not as a bad item', async () => {
+    const file = join(dir, 'list.json')
+    const text = list(POD, JOB)
+    await writeFile(file, text)
+    const fd = openRegularFile(file)
+    try {
+      let rewritten = false
+      expect(() =>
+        readListTwice(
+          fd,
+          item => {
+            if (isPodLike(item)) return 'later'
+            if (!rewritten) {
+              rewritten = true
+              // The same size, the pod's bytes no longer JSON: another `kubectl ... >` began.
+              writeFileSync(file, text.replace('"kind":"Pod"', '"kind" "Pod"'))
+            }
+            return undefined
+          },
+          () => undefined
+        )
+      ).toThrow('changed while it was read')
+    } finally {
+      closeSync(fd)
+    }
   })
 
   test('a file changed between the passes is refused, not read half old and half new', async () => {
