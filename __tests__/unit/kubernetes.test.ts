@@ -94,6 +94,15 @@ describe('the list splitter', () => {
       'an unexpected character at byte 25'
     ],
     ['{"metadata":{x},"items":[],"kind":"List"}', '`metadata` does not parse'],
+    // kubectl's messages after its output (`2>&1`), named as those before it are.
+    [
+      '{"items":[],"kind":"List"}\nWarning: v1 ComponentStatus is deprecated in v1.19+\n',
+      "has a message of kubectl's (`Warning: ...`) at byte 27, after the JSON: send only kubectl's output to the file, not its messages (no `2>&1`)"
+    ],
+    [
+      '{"items":[],"kind":"List"}\r\nE1127 16:00:00.000000  7 memcache.go:265] an error',
+      "has a message of kubectl's (`E1127: ...`) at byte 28, after the JSON"
+    ],
     ['{"metadata":{"a":1,},"items":[],"kind":"List"}', '`metadata` does not parse']
   ])('refuses %j: %s', (input, message) => {
     expect(failure(input)).toContain(message)
