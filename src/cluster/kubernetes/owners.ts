@@ -68,33 +68,29 @@ export interface Owners {
 }
 
 /**
- * The owner objects read, by keyOf (a later one of the same key replaces it). Most (no
- * `metadata.github.com/` annotation, at most one owner of their own: a ReplicaSet, a Job, a
- * Deployment) are kept as their key and a number standing for their owner, shared by all that
- * name it, outside V8's heap (KeyTable): a list of a million old ReplicaSets costs their names'
- * bytes, not a million objects nor a million strings. The others are kept whole (slim). Names
- * hold no NUL (slimObject refuses control characters), so a key splits back into its parts.
+ * The owner objects read, by keyOf (a later one of the same key replaces it). Each is kept as its
+ * key, outside V8's heap (KeyTable), and a number standing for what else the rules read of it:
+ * its owners and its `metadata.github.com/` annotations, one copy shared by every object that has
+ * the same (a Deployment's ReplicaSets: the controller copies its annotations to each). A list of
+ * a million old ReplicaSets costs their names' bytes, not a million objects nor a million
+ * strings. One whose name or namespace holds a NUL (none can: slimObject refuses control
+ * characters) is kept whole, so that a key splits back into its parts.
  */
 export class OwnerIndex implements Owners {
   private readonly small = new KeyTable()
   private readonly whole = new Map<string, KubeObject>()
-  private readonly refs: OwnerRef[] = []
-  private readonly refIds = new Map<string, number>()
+  private readonly shapes: Array<Pick<KubeObject, 'owners' | 'annotations'>> = []
+  private readonly shapeIds = new Map<string, number>()
 
   add(o: KubeObject): void {
     const key = keyOf(o.kind, o.namespace, o.name)
-    const ref = o.owners[0]
-    if (
-      o.annotations.length > 0 ||
-      o.owners.length > 1 ||
-      `${o.namespace}${o.name}`.includes('\0')
-    ) {
+    if (`${o.namespace}${o.name}`.includes('\0')) {
       this.small.delete(key)
       this.whole.set(key, o)
       return
     }
     this.whole.delete(key)
-    this.small.set(key, ref ? this.refId(ref) : -1)
+    this.small.set(key, this.shapeId(o))
   }
 
   get(key: string): KubeObject | undefined {
@@ -103,13 +99,8 @@ export class OwnerIndex implements Owners {
     const id = this.small.get(key)
     if (id === undefined) return undefined
     const [kind = '', namespace = '', name = ''] = key.split('\0')
-    return {
-      kind,
-      namespace,
-      name,
-      owners: id < 0 ? [] : [this.refs[id] as OwnerRef],
-      annotations: []
-    }
+    const { owners, annotations } = this.shapes[id] as KubeObject
+    return { kind, namespace, name, owners, annotations }
   }
 
   has(key: string): boolean {
@@ -127,12 +118,14 @@ export class OwnerIndex implements Owners {
     return this.small.size + this.whole.size
   }
 
-  private refId(ref: OwnerRef): number {
-    const key = `${ref.kind}\0${ref.name}`
-    let id = this.refIds.get(key)
+  private shapeId(o: KubeObject): number {
+    const owners = o.owners.map(({ kind, name }) => ({ kind, name }))
+    const annotations = o.annotations.map(([k, v]): [string, string] => [k, v])
+    const key = JSON.stringify([owners, annotations])
+    let id = this.shapeIds.get(key)
     if (id === undefined) {
-      id = this.refs.push({ kind: ref.kind, name: ref.name }) - 1
-      this.refIds.set(key, id)
+      id = this.shapes.push({ owners, annotations }) - 1
+      this.shapeIds.set(key, id)
     }
     return id
   }
