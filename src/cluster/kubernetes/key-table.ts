@@ -5,7 +5,6 @@
  * three times what is live before it collects; here it is the bytes and 16 bytes a key, and
  * nothing for the collector to walk. Used for the owners kept small (owners.ts).
  */
-
 const EMPTY = 0
 /** String.prototype.isWellFormed (Node 20+), not in the ES2023 typings. */
 const wellFormed = (key: string) => (key as string & { isWellFormed(): boolean }).isWellFormed()
@@ -98,13 +97,15 @@ export class KeyTable {
   }
 
   private lastHash = 0
+  private readonly basis = (Math.random() * 2 ** 32) >>> 0
 
   /** The key's bytes into `scratch` and its hash into lastHash; how many bytes. */
   private encode(key: string): number {
     if (key.length * 3 > this.scratch.length) this.scratch = Buffer.allocUnsafe(key.length * 3)
     const length = this.scratch.write(key, 0, 'utf8')
-    // FNV-1a.
-    let hash = 0x811c9dc5
+    // FNV-1a from a basis drawn per table: names chosen to share a slot (the file is not ours)
+    // cannot be worked out ahead, as they could against a fixed one.
+    let hash = this.basis
     for (let i = 0; i < length; i++)
       hash = Math.imul(hash ^ (this.scratch[i] as number), 0x01000193)
     this.lastHash = hash >>> 0
