@@ -1,3 +1,5 @@
+// Over 300 lines: the Deriver's rules for each pod and what it says of them (warnings counted per
+// workload) share its state; split, each half would need the other's.
 import { hasControlCharacters } from '../../shared/untrusted.js'
 import { nameAndVersion } from '../../inputs/image.js'
 import type { ClusterItem, Workload } from '../items.js'
@@ -160,6 +162,8 @@ export class Deriver {
   private readonly unlisted = new Map<string, number>()
   private pods = 0
   private counted = 0
+  /** A warning about a pod, without its name, per workload: its first pod's and how many more. */
+  private readonly podWarnings = new Map<string, { message: string; more: number; of: string }>()
 
   constructor(private readonly template: string) {}
 
@@ -208,7 +212,7 @@ export class Deriver {
         .filter(k => !(k === 'Job' && workload.kind === 'CronJob'))
     )
     for (const kind of missing) this.unlisted.set(kind, (this.unlisted.get(kind) ?? 0) + 1)
-    const { tags, risks } = metadataOf(chain, message => this.warnings.add(message))
+    const { tags, risks } = metadataOf(chain, message => this.warnPod(pod, workload, message))
 
     for (const container of pod.pod.containers) {
       const digest = digestOf(pod.pod.imageIds[container.name] ?? '')
@@ -240,8 +244,24 @@ export class Deriver {
     }
   }
 
+  /**
+   * A pod template's bad annotation is on every pod of the workload: said once, by its first pod,
+   * with how many more (a warning a pod would be kept and printed a pod).
+   */
+  private warnPod(pod: KubeObject, workload: { kind: string; name: string }, message: string) {
+    const own = `Pod ${pod.namespace}/${pod.name}: `
+    if (!message.startsWith(own)) return void this.warnings.add(message)
+    const of = `${workload.kind} ${pod.namespace}/${workload.name}`
+    const key = `${of}\0${message.slice(own.length)}`
+    const seen = this.podWarnings.get(key)
+    if (seen) seen.more++
+    else this.podWarnings.set(key, { message, more: 0, of })
+  }
+
   result(): Derived {
     const { warnings, unlisted, withoutDigest } = this
+    for (const { message, more, of } of this.podWarnings.values())
+      warnings.add(more > 0 ? `${message} (and so for ${more} more pods of ${of})` : message)
     if (withoutDigest > 0) {
       warnings.add(
         `${withoutDigest} container${withoutDigest === 1 ? ' has' : 's have'} no image digest in ` +
