@@ -105,13 +105,15 @@ function writeList(path: string, objects: Iterable<Json>): number {
  * The shape that costs most to keep: owners, which every pod may need and so are all kept (in
  * their slim form). 2000 tiny pods, then ReplicaSets of old rollouts, tiny, until `bytes`.
  */
-function* ownerObjects(bytes: number): Generator<Json> {
+function* ownerObjects(bytes: number, annotated = false): Generator<Json> {
   const replicaSet = (r: number): Json => ({
     kind: 'ReplicaSet',
     metadata: {
       name: `svc-${r % 2000}-${r.toString(36).padStart(9, '0')}`,
       namespace: tinyNamespace(r % 2000),
-      ownerReferences: [{ kind: 'Deployment', name: `svc-${r % 2000}` }]
+      ownerReferences: [{ kind: 'Deployment', name: `svc-${r % 2000}` }],
+      // The Deployment controller copies a Deployment's annotations to each of its ReplicaSets.
+      ...(annotated ? { annotations: { 'metadata.github.com/team': `team-${r % 20}` } } : {})
     }
   })
   const each = JSON.stringify(replicaSet(9_999_999), null, 4).length + 2
@@ -138,7 +140,10 @@ function parseBaseline(node: string, path: string): { peakMb: number; ms: number
 const SHAPES: Array<[string, (bytes: number) => Iterable<Json>]> = [
   // 2000 workloads: under the 5000 deployments one step records.
   ['tiny', bytes => tinyObjects(Math.floor(bytes / TINY_POD_BYTES), 2000)],
-  ['owners', ownerObjects],
+  ['owners', bytes => ownerObjects(bytes)],
+  // The same, each ReplicaSet with a `metadata.github.com/` annotation (its Deployment's): kept
+  // whole, not small. Not in the default run (`shapes` names it).
+  ['annotated-owners', bytes => ownerObjects(bytes, true)],
   // The kubectl-20k shape (about 10 KB a pod): 1950 workloads, 10 pods a Deployment in 197 MB,
   // more pods a Deployment for more bytes.
   [
@@ -176,7 +181,8 @@ export async function kubernetesMemory(options: {
   try {
     for (const size of options.sizes ?? [200 * MB, 1020 * MB]) {
       for (const [shape, make] of SHAPES) {
-        if (options.shapes && !options.shapes.includes(shape)) continue
+        if (options.shapes ? !options.shapes.includes(shape) : shape === 'annotated-owners')
+          continue
         const path = join(dir, `${shape}-${Math.round(size / MB)}.json`)
         const count = writeList(path, make(size))
         const inputMb = statSync(path).size / MB

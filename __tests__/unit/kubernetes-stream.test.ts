@@ -4,7 +4,7 @@
 // is read is what JSON.parse reads, wherever the chunks are cut; the pods are told from the rest
 // without parsing them; an error is the first in the file; and the owners kept small are the
 // owners read (owners.ts). Memory itself is the benchmark's (bench/kubernetes-memory.ts).
-import { appendFileSync, closeSync } from 'node:fs'
+import { appendFileSync, closeSync, writeFileSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -12,7 +12,13 @@ import fc from 'fast-check'
 import { kubectlList, realisticCluster } from '../../scripts/kubectl-list.js'
 import { slimObject, type KubeObject } from '../../src/cluster/kubernetes/derive.js'
 import { readObjects } from '../../src/cluster/kubernetes/inputs.js'
-import { keyOf, OwnerIndex } from '../../src/cluster/kubernetes/owners.js'
+import { KeyTable } from '../../src/cluster/kubernetes/key-table.js'
+import {
+  keyOf,
+  ListedWorkloads,
+  OWNER_KINDS,
+  OwnerIndex
+} from '../../src/cluster/kubernetes/owners.js'
 import { ListFormatError, ListSplitter, parseItem } from '../../src/cluster/kubernetes/read-list.js'
 import { readListTwice } from '../../src/cluster/kubernetes/read-pods.js'
 import { openRegularFile } from '../../src/shared/files.js'
@@ -246,6 +252,33 @@ describe('the two passes over a file', () => {
     expect(await readTwice(list(JOB, POD))).toEqual(['first 0', 'pod 1'])
   })
 
+  test('a file rewritten in place between the passes is named as changed, not as a bad item', async () => {
+    const file = join(dir, 'list.json')
+    const text = list(POD, JOB)
+    await writeFile(file, text)
+    const fd = openRegularFile(file)
+    try {
+      let rewritten = false
+      expect(() =>
+        readListTwice(
+          fd,
+          item => {
+            if (isPodLike(item)) return 'later'
+            if (!rewritten) {
+              rewritten = true
+              // The same size, the pod's bytes no longer JSON: another `kubectl ... >` began.
+              writeFileSync(file, text.replace('"kind":"Pod"', '"kind" "Pod"'))
+            }
+            return undefined
+          },
+          () => undefined
+        )
+      ).toThrow('changed while it was read')
+    } finally {
+      closeSync(fd)
+    }
+  })
+
   test('a file changed between the passes is refused, not read half old and half new', async () => {
     const file = join(dir, 'list.json')
     await writeFile(file, list(POD, JOB))
@@ -336,8 +369,63 @@ describe('the owners kept small', () => {
           expect(index.get(key)).toEqual(o)
         }
         expect(index.get(keyOf('Job', 'shop', 'absent'))).toBeUndefined()
+        // The workloads listed: the keys of the owner kinds, asked of the index.
+        const listed = new ListedWorkloads(index)
+        const want = [...last.keys()].filter(k => OWNER_KINDS.has(k.split('\0')[0] as string))
+        expect(new Set(listed)).toEqual(new Set(want))
+        expect(listed.size).toBe(want.length)
+        for (const key of want) expect(listed.has(key)).toBe(true)
+        expect(listed.has(keyOf('Pod', 'shop', 'web'))).toBe(false)
       }),
       { numRuns: 300 }
     )
+  })
+
+  test('the keys kept outside the heap answer as a Map does, through growth, deletes and any text', () => {
+    // Few distinct keys so that sets, deletes and gets meet; long and non-ASCII ones too.
+    const keyArb = fc.oneof(
+      // Lone surrogates and the character UTF-8 writes for them: three keys, not one.
+      fc.constantFrom(
+        '',
+        'a',
+        'ReplicaSet\0shop\0web',
+        'é\u{1F600}',
+        '\0',
+        'a\ud800',
+        'a\udc00',
+        'a\ufffd'
+      ),
+      fc.string({ maxLength: 3 }),
+      fc.string({ minLength: 300, maxLength: 400 }).map(t => `${t}é`)
+    )
+    const opArb = fc.tuple(fc.constantFrom('set', 'delete', 'get'), keyArb, fc.integer())
+    fc.assert(
+      fc.property(fc.array(opArb, { maxLength: 1000 }), ops => {
+        const table = new KeyTable()
+        const map = new Map<string, number>()
+        for (const [op, key, value] of ops) {
+          if (op === 'set' && value !== -0x80000000) {
+            table.set(key, value)
+            map.set(key, value)
+          } else if (op === 'delete') {
+            table.delete(key)
+            map.delete(key)
+          } else expect(table.get(key)).toBe(map.get(key))
+        }
+        expect(table.size).toBe(map.size)
+        expect(new Set(table.keys())).toEqual(new Set(map.keys()))
+        for (const [key, value] of map) expect(table.get(key)).toBe(value)
+      }),
+      { numRuns: 50 }
+    )
+    // Past every first capacity (1024 entries, 64 KiB of keys): 50,000 keys, then every other gone.
+    const table = new KeyTable()
+    for (let i = 0; i < 50_000; i++) table.set(`ReplicaSet\0ns-${i % 7}\0svc-${i}`, i)
+    for (let i = 0; i < 50_000; i += 2) table.delete(`ReplicaSet\0ns-${i % 7}\0svc-${i}`)
+    expect(table.size).toBe(25_000)
+    const wrong = []
+    for (let i = 0; i < 50_000; i++)
+      if (table.get(`ReplicaSet\0ns-${i % 7}\0svc-${i}`) !== (i % 2 ? i : undefined)) wrong.push(i)
+    expect(wrong).toEqual([])
   })
 })

@@ -11,6 +11,7 @@ import {
   REALISTIC_ITEMS
 } from '../../scripts/kubectl-list.js'
 import {
+  DEFAULT_DEPLOYMENT_NAME_TEMPLATE,
   deploymentNameOf,
   deriveItems,
   digestOf as digestOfImageId,
@@ -81,7 +82,29 @@ describe('the list splitter', () => {
     ['{"items":{},"kind":"List"}', '`items` that is not an array'],
     ['{"items":[],"kind":"List"} trailing', 'more text after the end'],
     ['hello', 'an unexpected character at byte 0'],
-    ['{"items":[],"items":[]}', 'twice']
+    ['{"items":[],"items":[]}', 'twice'],
+    // JSON.parse refuses each; the splitter once took them as the items around the commas.
+    ['{"items":[{"kind":"Pod"},],"kind":"List"}', 'an unexpected character at byte 25'],
+    ['{"items":[,{"kind":"Pod"}],"kind":"List"}', 'an unexpected character at byte 10'],
+    [
+      '{"items":[{"kind":"Pod"},,{"kind":"Job"}],"kind":"List"}',
+      'an unexpected character at byte 25'
+    ],
+    [
+      '{"items":[{"kind":"Pod"} {"kind":"Job"}],"kind":"List"}',
+      'an unexpected character at byte 25'
+    ],
+    ['{"metadata":{x},"items":[],"kind":"List"}', '`metadata` does not parse'],
+    // kubectl's messages after its output (`2>&1`), named as those before it are.
+    [
+      '{"items":[],"kind":"List"}\nWarning: v1 ComponentStatus is deprecated in v1.19+\n',
+      "has a message of kubectl's (`Warning: ...`) at byte 27, after the JSON: send only kubectl's output to the file, not its messages (no `2>&1`)"
+    ],
+    [
+      '{"items":[],"kind":"List"}\r\nE1127 16:00:00.000000  7 memcache.go:265] an error',
+      "has a message of kubectl's (`E1127: ...`) at byte 28, after the JSON"
+    ],
+    ['{"metadata":{"a":1,},"items":[],"kind":"List"}', '`metadata` does not parse']
   ])('refuses %j: %s', (input, message) => {
     expect(failure(input)).toContain(message)
   })
@@ -252,6 +275,43 @@ describe('the tracker rules on a realistic cluster', () => {
  * record per deployment name, collapsing "to a single digest per workload and container name"
  * (internal/controller/reporting.go); whatever else shares a name must be said.
  */
+describe('warnings about the pods of one workload', () => {
+  // A pod template's bad annotation is on every pod: one warning named by its first pod and a
+  // count, not one a pod (a Deployment of 300k pods would keep and print 300k lines).
+  const pod = (name: string): KubeObject => ({
+    kind: 'Pod',
+    namespace: 'shop',
+    name,
+    owners: [{ kind: 'ReplicaSet', name: 'api-5d7f8' }],
+    annotations: [['metadata.github.com/runtime-risks', 'teleportation']],
+    pod: {
+      phase: 'Running',
+      created: '2026-01-01T00:00:00Z',
+      templateHash: '5d7f8',
+      containers: [{ name: 'api', image: 'ghcr.io/acme/api:1' }],
+      imageIds: { api: `ghcr.io/acme/api@sha256:${'b'.repeat(64)}` }
+    }
+  })
+  const owners: KubeObject[] = [
+    {
+      kind: 'ReplicaSet',
+      namespace: 'shop',
+      name: 'api-5d7f8',
+      owners: [{ kind: 'Deployment', name: 'api' }],
+      annotations: []
+    },
+    { kind: 'Deployment', namespace: 'shop', name: 'api', owners: [], annotations: [] }
+  ]
+
+  test('the same warning for many pods of one workload is said once, with how many pods', () => {
+    const pods = Array.from({ length: 1000 }, (_, i) => pod(`api-5d7f8-${i}`))
+    const { warnings } = deriveItems([...owners, ...pods], DEFAULT_DEPLOYMENT_NAME_TEMPLATE)
+    expect(warnings).toEqual([
+      'Pod shop/api-5d7f8-0: runtime risk `teleportation` in metadata.github.com/runtime-risks is not one of critical-resource, internet-exposed, lateral-movement, sensitive-data; skipped (and so for 999 more pods of Deployment shop/api)'
+    ])
+  })
+})
+
 describe('nothing is dropped without a word (generated clusters)', () => {
   const KINDS = ['ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job'] as const
   /** The workload kind a pod of this owner belongs to, by the tracker's rules (no owners listed). */

@@ -1,3 +1,5 @@
+// Over 300 lines: the Deriver's rules for each pod and what it says of them (warnings counted per
+// workload) share its state; split, each half would need the other's.
 import { hasControlCharacters } from '../../shared/untrusted.js'
 import { nameAndVersion } from '../../inputs/image.js'
 import type { ClusterItem, Workload } from '../items.js'
@@ -7,6 +9,7 @@ import {
   KEPT_KINDS,
   OWNER_KINDS,
   POD_OWNERS,
+  ListedWorkloads,
   OwnerIndex,
   keyOf,
   metadataOf,
@@ -139,7 +142,7 @@ export interface Derived {
   /** Deployment name to the object it came from (see `Workload`). */
   workloads: Map<string, Workload>
   /** `workloadKey` of each owner object the file lists: the workloads that still exist. */
-  listedWorkloads: Set<string>
+  listedWorkloads: ReadonlySet<string>
 }
 
 /**
@@ -159,6 +162,8 @@ export class Deriver {
   private readonly unlisted = new Map<string, number>()
   private pods = 0
   private counted = 0
+  /** A warning about a pod, without its name, per workload: its first pod's and how many more. */
+  private readonly podWarnings = new Map<string, { message: string; more: number; of: string }>()
 
   constructor(private readonly template: string) {}
 
@@ -207,7 +212,7 @@ export class Deriver {
         .filter(k => !(k === 'Job' && workload.kind === 'CronJob'))
     )
     for (const kind of missing) this.unlisted.set(kind, (this.unlisted.get(kind) ?? 0) + 1)
-    const { tags, risks } = metadataOf(chain, message => this.warnings.add(message))
+    const { tags, risks } = metadataOf(chain, message => this.warnPod(pod, workload, message))
 
     for (const container of pod.pod.containers) {
       const digest = digestOf(pod.pod.imageIds[container.name] ?? '')
@@ -239,16 +244,24 @@ export class Deriver {
     }
   }
 
-  /** `workloadKey` and keyOf are one form: the keys of the owner kinds are the workloads'. */
-  private listedWorkloads(): Set<string> {
-    const keys = new Set<string>()
-    for (const key of this.byKey.keys())
-      if (OWNER_KINDS.has(key.slice(0, key.indexOf('\0')))) keys.add(key)
-    return keys
+  /**
+   * A pod template's bad annotation is on every pod of the workload: said once, by its first pod,
+   * with how many more (a warning a pod would be kept and printed a pod).
+   */
+  private warnPod(pod: KubeObject, workload: { kind: string; name: string }, message: string) {
+    const own = `Pod ${pod.namespace}/${pod.name}: `
+    if (!message.startsWith(own)) return void this.warnings.add(message)
+    const of = `${workload.kind} ${pod.namespace}/${workload.name}`
+    const key = `${of}\0${message.slice(own.length)}`
+    const seen = this.podWarnings.get(key)
+    if (seen) seen.more++
+    else this.podWarnings.set(key, { message, more: 0, of })
   }
 
   result(): Derived {
     const { warnings, unlisted, withoutDigest } = this
+    for (const { message, more, of } of this.podWarnings.values())
+      warnings.add(more > 0 ? `${message} (and so for ${more} more pods of ${of})` : message)
     if (withoutDigest > 0) {
       warnings.add(
         `${withoutDigest} container${withoutDigest === 1 ? ' has' : 's have'} no image digest in ` +
@@ -281,7 +294,7 @@ export class Deriver {
       pods: this.pods,
       counted: this.counted,
       workloads: chosen.workloads,
-      listedWorkloads: this.listedWorkloads()
+      listedWorkloads: new ListedWorkloads(this.byKey)
     }
   }
 }

@@ -34,7 +34,7 @@ export interface KubernetesItems {
   warnings: string[]
   /** Deployment name to the object it came from, and the owner objects the file lists. */
   workloads: Map<string, Workload>
-  listedWorkloads: Set<string>
+  listedWorkloads: ReadonlySet<string>
   /** The namespaces read, when a filter is given: what it leaves out is not seen. */
   namespaceFilter?: NamespaceFilter
 }

@@ -5,6 +5,7 @@
  * applies them to each pod as it comes.
  */
 import { MAX_TAGS, RUNTIME_RISKS, type RuntimeRisk } from '../../shared/limits.js'
+import { KeyTable } from './key-table.js'
 
 export const ANNOTATION_PREFIX = 'metadata.github.com/'
 export const RUNTIME_RISKS_ANNOTATION = `${ANNOTATION_PREFIX}runtime-risks`
@@ -67,33 +68,29 @@ export interface Owners {
 }
 
 /**
- * The owner objects read, by keyOf (a later one of the same key replaces it). Most (no
- * `metadata.github.com/` annotation, at most one owner of their own: a ReplicaSet, a Job, a
- * Deployment) are kept as their key and a number standing for their owner, shared by all that
- * name it: a list of a million old ReplicaSets costs their names, not a million objects. The
- * others are kept whole (slim). Names hold no NUL (slimObject refuses control characters), so a
- * key splits back into its parts.
+ * The owner objects read, by keyOf (a later one of the same key replaces it). Each is kept as its
+ * key, outside V8's heap (KeyTable), and a number standing for what else the rules read of it:
+ * its owners and its `metadata.github.com/` annotations, one copy shared by every object that has
+ * the same (a Deployment's ReplicaSets: the controller copies its annotations to each). A list of
+ * a million old ReplicaSets costs their names' bytes, not a million objects nor a million
+ * strings. One whose name or namespace holds a NUL (none can: slimObject refuses control
+ * characters) is kept whole, so that a key splits back into its parts.
  */
 export class OwnerIndex implements Owners {
-  private readonly small = new Map<string, number>()
+  private readonly small = new KeyTable()
   private readonly whole = new Map<string, KubeObject>()
-  private readonly refs: OwnerRef[] = []
-  private readonly refIds = new Map<string, number>()
+  private readonly shapes: Array<Pick<KubeObject, 'owners' | 'annotations'>> = []
+  private readonly shapeIds = new Map<string, number>()
 
   add(o: KubeObject): void {
     const key = keyOf(o.kind, o.namespace, o.name)
-    const ref = o.owners[0]
-    if (
-      o.annotations.length > 0 ||
-      o.owners.length > 1 ||
-      `${o.namespace}${o.name}`.includes('\0')
-    ) {
+    if (`${o.namespace}${o.name}`.includes('\0')) {
       this.small.delete(key)
       this.whole.set(key, o)
       return
     }
     this.whole.delete(key)
-    this.small.set(key, ref ? this.refId(ref) : -1)
+    this.small.set(key, this.shapeId(o))
   }
 
   get(key: string): KubeObject | undefined {
@@ -102,13 +99,8 @@ export class OwnerIndex implements Owners {
     const id = this.small.get(key)
     if (id === undefined) return undefined
     const [kind = '', namespace = '', name = ''] = key.split('\0')
-    return {
-      kind,
-      namespace,
-      name,
-      owners: id < 0 ? [] : [this.refs[id] as OwnerRef],
-      annotations: []
-    }
+    const { owners, annotations } = this.shapes[id] as KubeObject
+    return { kind, namespace, name, owners, annotations }
   }
 
   has(key: string): boolean {
@@ -121,12 +113,19 @@ export class OwnerIndex implements Owners {
     yield* this.whole.keys()
   }
 
-  private refId(ref: OwnerRef): number {
-    const key = `${ref.kind}\0${ref.name}`
-    let id = this.refIds.get(key)
+  /** How many keys. */
+  get size(): number {
+    return this.small.size + this.whole.size
+  }
+
+  private shapeId(o: KubeObject): number {
+    const owners = o.owners.map(({ kind, name }) => ({ kind, name }))
+    const annotations = o.annotations.map(([k, v]): [string, string] => [k, v])
+    const key = JSON.stringify([owners, annotations])
+    let id = this.shapeIds.get(key)
     if (id === undefined) {
-      id = this.refs.push({ kind: ref.kind, name: ref.name }) - 1
-      this.refIds.set(key, id)
+      id = this.shapes.push({ owners, annotations }) - 1
+      this.shapeIds.set(key, id)
     }
     return id
   }
@@ -237,4 +236,44 @@ export function metadataOf(
     }
   }
   return { tags: [...tags], risks: RUNTIME_RISKS.filter(r => risks.has(r)) }
+}
+
+/**
+ * The keys of the owner objects of OWNER_KINDS the index holds (`workloadKey` and keyOf are one
+ * form), read from it when asked: a set of a million keys made at the end of the reading would
+ * cost the strings the index does not keep.
+ */
+export class ListedWorkloads implements ReadonlySet<string> {
+  constructor(private readonly index: OwnerIndex) {}
+
+  has(key: string): boolean {
+    return OWNER_KINDS.has(key.slice(0, key.indexOf('\0'))) && this.index.has(key)
+  }
+
+  get size(): number {
+    let n = 0
+    for (const _ of this) n++
+    return n
+  }
+
+  *[Symbol.iterator](): Generator<string> {
+    for (const key of this.index.keys())
+      if (OWNER_KINDS.has(key.slice(0, key.indexOf('\0')))) yield key
+  }
+
+  keys(): Generator<string> {
+    return this[Symbol.iterator]()
+  }
+
+  values(): Generator<string> {
+    return this[Symbol.iterator]()
+  }
+
+  *entries(): Generator<[string, string]> {
+    for (const key of this) yield [key, key]
+  }
+
+  forEach(each: (value: string, key: string, set: ReadonlySet<string>) => void): void {
+    for (const key of this) each(key, key, this)
+  }
 }

@@ -4,7 +4,7 @@
 import { readChunks } from '../../shared/files.js'
 import { fieldName } from '../../shared/text.js'
 import { isPod, ListFormatError, parseItem, positionIn } from './elements.js'
-import { notJsonHint } from './sniff.js'
+import { messageAfterHint, notJsonHint } from './sniff.js'
 
 export { ListFormatError, parseItem } from './elements.js'
 
@@ -32,6 +32,8 @@ export const MAX_ITEM_BYTES = 16 * 1024 * 1024
 /** The top-level fields besides `items` (kind, apiVersion, metadata) are small. */
 const MAX_HEADER_VALUE_BYTES = 64 * 1024
 const CHUNK_BYTES = 1024 * 1024
+/** Of the text after the list, what is read to tell what it is. */
+const TRAILING_BYTES = 256
 
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
@@ -54,6 +56,7 @@ type Phase =
   | 'items' // inside `items`, between elements
   | 'element' // inside one element of `items`
   | 'done'
+  | 'trailing' // text after the list's end
 
 /** Bytes kept across chunks: a key, a header value or one element. */
 class Capture {
@@ -112,6 +115,10 @@ export class ListSplitter {
   private readonly elementKeys: number[] = []
   private expectKey = false
   private keyAt = -1
+  private trailing = Buffer.alloc(0)
+  private trailingAt = 0
+  /** In `items`, what came last: its `[`, an element or a comma. */
+  private between: 'open' | 'element' | 'comma' = 'open'
 
   constructor(
     private readonly onItem: OnItem,
@@ -192,6 +199,7 @@ export class ListSplitter {
             this.sawItems = true
             this.depth = 2
             this.phase = 'items'
+            this.between = 'open'
             break
           }
           if (this.key === 'items')
@@ -213,12 +221,20 @@ export class ListSplitter {
           } else this.unexpected(i)
           break
         case 'items':
-          if (isSpace(b) || b === COMMA) break
+          if (isSpace(b)) break
+          // As JSON.parse: a comma only between two elements.
+          if (b === COMMA) {
+            if (this.between !== 'element') this.unexpected(i)
+            this.between = 'comma'
+            break
+          }
           if (b === CLOSE_ARRAY) {
+            if (this.between === 'comma') this.unexpected(i)
             this.depth = 1
             this.phase = 'after-value'
             break
           }
+          if (this.between === 'element') this.unexpected(i)
           this.startCapture(i, MAX_ITEM_BYTES)
           this.phase = 'element'
           this.elementStart = this.offset + i
@@ -233,8 +249,21 @@ export class ListSplitter {
             this.fail(
               `holds a second JSON document at byte ${this.offset + i} (two kubectl outputs appended with \`>>\`?): print the whole cluster with one \`kubectl get pods,replicasets,deployments,daemonsets,statefulsets,jobs,cronjobs -A -o json\``
             )
-          if (!isSpace(b))
-            this.fail(`is not JSON: more text after the end, at byte ${this.offset + i}`)
+          if (isSpace(b)) break
+          // Told when its first line is read (or the file ends): a message of kubectl's too?
+          this.trailingAt = this.offset + i
+          this.trailing = Buffer.alloc(0)
+          this.phase = 'trailing'
+          continue
+        case 'trailing':
+          {
+            const want = TRAILING_BYTES - this.trailing.length
+            this.trailing = Buffer.concat([this.trailing, chunk.subarray(i, i + want)])
+            if (this.trailing.length >= TRAILING_BYTES || this.trailing.includes(0x0a))
+              this.failTrailing()
+            i = n
+            continue
+          }
           break
       }
       i++
@@ -246,8 +275,18 @@ export class ListSplitter {
     this.offset += n
   }
 
+  /** The text after the list: kubectl's messages (`2>&1`) are named as such (sniff.ts). */
+  private failTrailing(): never {
+    const at = this.trailingAt
+    this.fail(
+      messageAfterHint(this.trailing.toString('utf8'), at) ??
+        `is not JSON: more text after the end, at byte ${at}`
+    )
+  }
+
   /** The list's own fields once every element went to `onItem`. */
   end(): ListHeader {
+    if (this.phase === 'trailing') this.failTrailing()
     if (this.phase === 'start') this.fail('is empty: there is no JSON in it')
     if (this.phase !== 'done')
       this.fail(
@@ -344,17 +383,21 @@ export class ListSplitter {
       else if (this.onItem(parseItem(bytes, index), index) === 'later')
         later?.(at, at + bytes.length, index)
       this.phase = 'items'
+      this.between = 'element'
       return
     }
     this.phase = 'after-value'
-    if (this.headerKey !== 'kind' && this.headerKey !== 'apiVersion') return
+    // Every top-level value is parsed (JSON.parse would refuse the file for any of them); only
+    // kind and apiVersion are kept. One over MAX_HEADER_VALUE_BYTES is not.
+    if (capture.overflow) return
     let value: unknown
     try {
-      value = capture.overflow ? undefined : JSON.parse(capture.text())
+      value = JSON.parse(capture.text())
     } catch (error) {
-      this.fail(`is not JSON: \`${this.headerKey}\` does not parse (${positionIn(error)})`)
+      this.fail(`is not JSON: ${quotedField(this.headerKey)} does not parse (${positionIn(error)})`)
     }
-    this.header[this.headerKey] = value
+    if (this.headerKey === 'kind' || this.headerKey === 'apiVersion')
+      this.header[this.headerKey] = value
   }
 
   private unexpected(i: number): never {

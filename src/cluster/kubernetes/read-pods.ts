@@ -6,7 +6,7 @@
  * second reads only the pods again, by where they are, in their order, each parsed alone.
  * Parsed once each; the pods' bytes are read twice, from the page cache.
  */
-import { fstatSync, readSync } from 'node:fs'
+import { fstatSync, readSync, type Stats } from 'node:fs'
 import { ListFormatError, parseItem } from './elements.js'
 import { readListFrom, type ListHeader, type OnItem } from './read-list.js'
 
@@ -75,6 +75,11 @@ const changed = () =>
     'changed while it was read (written to by something else?): give it once it is written whole'
   )
 
+const wasChanged = (fd: number, before: Stats) => {
+  const after = fstatSync(fd)
+  return after.size !== before.size || after.mtimeMs !== before.mtimeMs
+}
+
 /**
  * Reads the list in the open regular file `fd`, fresh from openRegularFile: `first` gets every
  * element that is not a pod, parsed, in order (it returns 'later' for a pod that only parsing
@@ -89,17 +94,25 @@ export function readListTwice(
 ): ListHeader {
   const before = fstatSync(fd)
   const places = new Places()
+  // A pod that does not parse the second time may be the file rewritten since: said as that.
+  const second = (onItem: (item: unknown, index: number) => void) => {
+    try {
+      places.read(fd, onItem)
+    } catch (error) {
+      if (error instanceof ListFormatError && wasChanged(fd, before)) throw changed()
+      throw error
+    }
+  }
   let header: ListHeader
   try {
     header = readListFrom(fd, first, chunkBytes, maxBytes, (start, end, index) =>
       places.add(start, end, index)
     )
   } catch (error) {
-    places.read(fd, () => undefined)
+    second(() => undefined)
     throw error
   }
-  places.read(fd, pods)
-  const after = fstatSync(fd)
-  if (after.size !== before.size || after.mtimeMs !== before.mtimeMs) throw changed()
+  second(pods)
+  if (wasChanged(fd, before)) throw changed()
   return header
 }

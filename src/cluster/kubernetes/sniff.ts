@@ -31,10 +31,30 @@ export function notJsonHint(head: Buffer): string | undefined {
   const text = withoutByteOrderMark(head.subarray(0, 256).toString('utf8'))
   const first = text.trimStart()
   const line = first.split(/\r?\n/)[0] ?? ''
-  // What kubectl writes to stderr, in the file by `2>&1` (or `*>` in PowerShell).
-  if (/^(Warning: |error: |Error from server|Unable to connect|[EWI]\d{4} \d)/.test(line))
-    return `starts with a message of kubectl's (\`${line.split(/[\s:]/)[0]}: ...\`), not JSON: send only kubectl's output to the file, not its messages (no \`2>&1\`); ${WRITE_JSON}`
+  const message = kubectlMessage(line)
+  if (message)
+    return `starts with a message of kubectl's (${message}), not JSON: ${NO_MESSAGES}; ${WRITE_JSON}`
   if (looksLikeYaml(first))
     return `is YAML, not JSON: print it with \`-o json\`, not \`-o yaml\`; ${WRITE_JSON}`
   return undefined
+}
+
+const NO_MESSAGES = "send only kubectl's output to the file, not its messages (no `2>&1`)"
+
+/**
+ * What kubectl writes to stderr, in the file by `2>&1` (or `*>` in PowerShell), as a message
+ * names it (`` `Warning: ...` ``), or undefined when `line` is not one.
+ */
+export function kubectlMessage(line: string): string | undefined {
+  if (!/^(Warning: |error: |Error from server|Unable to connect|[EWI]\d{4} \d)/.test(line))
+    return undefined
+  return `\`${line.split(/[\s:]/)[0]}: ...\``
+}
+
+/** A sentence completing "`kubernetes-file` ..." for text after the list that is kubectl's. */
+export function messageAfterHint(text: string, at: number): string | undefined {
+  const message = kubectlMessage(text.split(/\r?\n/)[0] ?? '')
+  return message
+    ? `has a message of kubectl's (${message}) at byte ${at}, after the JSON: ${NO_MESSAGES}; ${WRITE_JSON}`
+    : undefined
 }
