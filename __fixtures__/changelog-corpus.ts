@@ -66,6 +66,11 @@ export function classify(
   if (subjects.some(s => INTERNAL.test(titleOf(s)))) return 'internal'
   if (subjects.length > 0) return 'unlisted'
   if (range.some(c => originalsNamed(c.subject).includes(n))) return 'original-unlisted'
+  // a numberless pick of n in the range (a release pull request of picks onto a release line,
+  // for several crates at once: n is in another crate's changelog)
+  const title = titles[n] === undefined ? undefined : titleOf(titles[n])
+  if (title && range.some(c => numberOf(c.subject) === undefined && titleOf(c.subject) === title))
+    return 'original-unlisted'
   if (range.some(c => c.lookup.includes(n))) return 'lookup'
   return undefined
 }

@@ -212,10 +212,14 @@ export function changelogTruth(git, spec, tagNames, refs, pairs) {
  * The default branch's titles: number to title, for the numbers asked, from `Title (#N)`
  * subjects and from bors's merge bodies (`Merge #953 #954`, then `953: Title r=… a=…` a line).
  */
-export function titlesOf(git, numbers, floor) {
+export function titlesOf(git, numbers, floor, lines = []) {
   const wanted = new Set(numbers)
   const titles = {}
-  const log = git('log', '--first-parent', `--since=${floor}`, '--format=%s%n%b%x00', 'HEAD', '--')
+  // the default branch first; then the release lines, for the pull requests merged into them
+  // (a bors release pull request onto `v0.8`: its title is only in its merge's body)
+  const log = ['HEAD', ...lines]
+    .map(ref => git('log', '--first-parent', `--since=${floor}`, '--format=%s%n%b%x00', ref, '--'))
+    .join('\0')
   for (const entry of log.split('\0')) {
     const [subject = '', ...body] = entry.trim().split('\n')
     const m = /^(.*\S)\s+\(#(\d+)\)$/.exec(subject)

@@ -168,6 +168,8 @@ const heads = git(
   .split('\n')
   .filter(name => name && name !== head && LONG_LIVED.test(name))
   .slice(0, 100)
+/** the long-lived branches but the default one, for the titles of what merged into them */
+const releaseLines = heads
 const branches = []
 const branchIndex = name => {
   let i = branches.indexOf(name)
@@ -357,7 +359,12 @@ if (changelog !== undefined) {
     /** [number, the index of its head commit] */
     heads,
     /** number to title: the changelog's pull requests, from the default branch's subjects */
-    titles: titlesOf(git, listed, floor - 86400 * 365)
+    titles: titlesOf(
+      git,
+      [...listed, ...[...pulls.values()].filter(([, base]) => base > 0).map(([n]) => n)],
+      floor - 86400 * 365,
+      releaseLines
+    )
   }
 }
 
