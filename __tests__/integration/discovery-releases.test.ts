@@ -169,10 +169,10 @@ describe('an unusually large range', () => {
   // v1.0.0 then one pull request merged with a merge commit over 1,000 branch commits; with
   // `crossing`, one of them is another release's commit (`Release 1.5.0`): evidence that v1.0.0
   // is not the previous release.
-  const projectOf = (crossing: boolean): Project => {
+  const projectOf = (crossing: boolean, release = 'Release 1.5.0'): Project => {
     const history: HistoryCommit[] = [{ id: 'start', message: 'Start', parents: [] }]
     for (let i = 1; i <= 1000; i++) {
-      const message = crossing && i === 500 ? 'Release 1.5.0' : `Work ${i}`
+      const message = crossing && i === 500 ? release : `Work ${i}`
       history.push({ id: `w${i}`, message, parents: [i === 1 ? 'start' : `w${i - 1}`] })
     }
     history.push({
@@ -202,6 +202,16 @@ describe('an unusually large range', () => {
 
   test('more than 1,000 commits and no evidence the start is wrong (a busy release): no warning', async () => {
     const run = await pushTag('large-busy', projectOf(false), 'v2.0.0', true)
+    expect(run.code).toBe(0)
+    expect(warnings(run)).toEqual([])
+    expect(labeled()).toEqual([7])
+  })
+
+  test("more than 1,000 commits holding an older line's release (1.4.x merged forward): no warning", async () => {
+    // the range from v1.5.0 to v2.0.0 holds `Release 1.4.7`: a version outside the two ends
+    const older = projectOf(true, 'Release 1.4.7')
+    const project = { ...older, tags: { 'v1.5.0': 'start', 'v2.0.0': 'merge' } }
+    const run = await pushTag('large-older-line', project, 'v2.0.0', true)
     expect(run.code).toBe(0)
     expect(warnings(run)).toEqual([])
     expect(labeled()).toEqual([7])

@@ -6,6 +6,7 @@ import { pullsOfRange, short } from './range-pulls.js'
 import { RangeReader, type Range } from './read-range.js'
 import { list, RELEASE_SUBJECT } from './references.js'
 import { previousRelease } from './previous-release.js'
+import { compareVersions, parseVersion, type Version } from './versions.js'
 import { previousDeployment } from './previous-deployment.js'
 import { keepByPaths } from './changed-files.js'
 import type { PathFilter } from './paths.js'
@@ -312,10 +313,18 @@ class Discoverer {
 function releasesInside(commits: CommitSummary[], ends: (string | undefined)[]): string[] {
   const norm = (v: string) => v.replace(/(?:\.0)+$/, '')
   const own = ends.flatMap(end => (end ? [norm(/\d+\.\d+(?:\.\d+)?/.exec(end)?.[0] ?? '')] : []))
+  // only a version between the two ends is another release of the range: an older line's
+  // release (1.4.7 merged forward into 2.x) is no evidence that the start is wrong
+  const [high, low] = ends.map(end => (end ? parseVersion(end) : undefined))
+  const between = (v: Version) =>
+    (low === undefined || compareVersions(v, low) > 0) &&
+    (high === undefined || compareVersions(v, high) < 0)
   const found = new Set<string>()
   for (const commit of commits) {
     const version = RELEASE_SUBJECT.exec((commit.message.split('\n')[0] ?? '').trim())?.[1]
-    if (version && !own.includes(norm(version))) found.add(version)
+    const parsed = version === undefined ? undefined : parseVersion(version)
+    if (version && !own.includes(norm(version)) && (parsed === undefined || between(parsed)))
+      found.add(version)
   }
   return [...found]
 }
