@@ -1,3 +1,6 @@
+// Over 300 lines: the one door of discovery for every event (push, pull request, range from a
+// tag, a release, `since` or the previous deployment), and the one place `paths` filters what
+// every way found; the range logic itself is range-pulls.ts's.
 import type { ServiceClient } from '../client/client.js'
 import type { CommitSummary, Pull } from '../service/pulls.js'
 import { isSafeRef, PREVIOUS_DEPLOYMENT } from './inputs.js'

@@ -1,3 +1,5 @@
+// Over 300 lines: one module per API family (the house rule): the pull request endpoints discovery
+// reads (one, a list, its commits, the commit lookup, the title search) and their lenient readers.
 import * as z from 'zod/mini'
 import type { ServiceClient } from '../client/client.js'
 import { isApiStatus } from '../client/errors.js'
