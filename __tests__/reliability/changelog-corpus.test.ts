@@ -16,7 +16,7 @@
  * requests, found, missed, extras by reason) to.
  */
 import { execFileSync } from 'node:child_process'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { seedCommits, writeRepository } from '../../__fixtures__/history.js'
@@ -31,6 +31,7 @@ import {
   type Release
 } from '../../__fixtures__/release-corpus.js'
 import { discoverPullRequests } from '../../src/labels/discover.js'
+import { parsePaths, type PathFilter } from '../../src/labels/paths.js'
 import { classify, originalsNamed, type Reason } from '../../__fixtures__/changelog-corpus.js'
 
 const FOLDER = fileURLToPath(new URL('../../__fixtures__/histories/changelog/', import.meta.url))
@@ -44,18 +45,9 @@ const OWNER = 'corpus'
 const PATHS_OF: Record<string, (tag: string) => string> = {
   'crossbeam-rs/crossbeam': tag => `${tag.replace(/-\d[\w.-]*$/, '')}/**`
 }
-const PATHS_MODULE = '../../src/labels/paths.js'
-const HAS_PATHS = existsSync(fileURLToPath(new URL('../../src/labels/paths.ts', import.meta.url)))
-/** The `paths` discovery takes: its PathFilter where it has one (never before). */
-type PathsFilter = Parameters<typeof discoverPullRequests>[1] extends { paths?: infer P }
-  ? P
-  : never
-/** `parsePaths` of src/labels/paths.ts, loaded where it exists */
-const parsePaths = async (value: string): Promise<PathsFilter> => {
-  const module = (await import(PATHS_MODULE)) as {
-    parsePaths: (v: string) => { filter?: PathsFilter; problems: string[] }
-  }
-  const parsed = module.parsePaths(value)
+/** `parsePaths` of src/labels/paths.ts: the filter, or the test fails naming the problems. */
+const pathsFilter = (value: string): PathFilter => {
+  const parsed = parsePaths(value)
   if (!parsed.filter) throw new Error(`paths ${value}: ${parsed.problems.join('; ')}`)
   return parsed.filter
 }
@@ -171,7 +163,7 @@ describe.each(loadCorpora(FOLDER).map(corpus => [corpus.repo, corpus] as const))
       extras: {},
       ms: 0
     }
-    if (PATHS_OF[repo] !== undefined && HAS_PATHS) figures.set(`${repo} with paths`, pathsTally)
+    if (PATHS_OF[repo] !== undefined) figures.set(`${repo} with paths`, pathsTally)
 
     beforeAll(() => {
       const started = Date.now()
@@ -271,7 +263,7 @@ describe.each(loadCorpora(FOLDER).map(corpus => [corpus.repo, corpus] as const))
         ref: `refs/tags/${tag}`,
         owner: OWNER,
         repo: name,
-        ...(paths === undefined ? {} : { paths: await parsePaths(paths) })
+        ...(paths === undefined ? {} : { paths: pathsFilter(paths) })
       }
       const withHistory = { ...context, workspace: repoDir }
       const [byGit, byCompare] = await Promise.all([
@@ -340,9 +332,7 @@ describe.each(loadCorpora(FOLDER).map(corpus => [corpus.repo, corpus] as const))
 
     const pathsOf = PATHS_OF[repo]
     if (pathsOf !== undefined)
-      (HAS_PATHS ? test.each : test.skip.each)(
-        releases.map(release => [release.tag, pathsOf(release.tag), release] as const)
-      )(
+      test.each(releases.map(release => [release.tag, pathsOf(release.tag), release] as const))(
         '%s with paths %s labels its changelog pull requests, and only ones that changed a match',
         (tag: string, paths: string, release: Release) => check(tag, release, paths),
         120_000 // room for a loaded machine, not a timed assertion
