@@ -17,28 +17,15 @@ import {
   useDiscoveryWorld,
   warnings
 } from '../../__fixtures__/discovery-run.js'
-import { seedCommits, writeRepository, type HistoryCommit } from '../../__fixtures__/history.js'
-import type { SeedPull } from '../../emulator/index.js'
+import { seedCommits, writeRepository } from '../../__fixtures__/history.js'
+import { HISTORY, PULLS, REPO, RUN, runUrl } from '../../__fixtures__/deployments-history.js'
 import { projectRoot, runAction } from '../../scripts/run-action.js'
 import { runToEnd } from '../../__fixtures__/packed-cli.js'
 import { TOKEN } from '../../__fixtures__/emulator.js'
 
 useDiscoveryWorld('discovery-deployments')
 
-const REPO = 'acme/web'
-const RUN = '4242' // run-action's GITHUB_RUN_ID
-const runUrl = (run: string) => `https://github.com/${REPO}/actions/runs/${run}/job/77`
-
-/** No tags: production last ran m2 well; m3's deploy failed; staging runs m4; m5 is deploying now. */
-const HISTORY: HistoryCommit[] = [
-  { id: 'start', message: 'Start', parents: [] },
-  { id: 'm1', message: 'Add search (#1)', parents: ['start'] },
-  { id: 'm2', message: 'Add export (#2)', parents: ['m1'] },
-  { id: 'm3', message: 'Fix the crash (#3)', parents: ['m2'] },
-  { id: 'm4', message: 'Add filters (#4)', parents: ['m3'] },
-  { id: 'm5', message: 'Speed up the start (#5)', parents: ['m4'] }
-]
-const PULLS: SeedPull[] = [1, 2, 3, 4, 5].map(number => ({ number }))
+// Production last ran m2 well; m3's deploy failed; staging runs m4; m5 is deploying now.
 
 /** Oldest first, as GitHub created them; statuses oldest first. */
 function deploymentsOf(shas: Record<string, string>): SeedDeployment[] {

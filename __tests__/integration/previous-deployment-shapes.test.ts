@@ -5,7 +5,7 @@
  * an `on: deployment_status` run started by a tool's successful deployment.
  */
 import { join } from 'node:path'
-import type { SeedDeployment, SeedPull } from '../../emulator/index.js'
+import type { SeedDeployment } from '../../emulator/index.js'
 import {
   dir,
   emulator,
@@ -14,22 +14,11 @@ import {
   useDiscoveryWorld,
   warnings
 } from '../../__fixtures__/discovery-run.js'
-import { seedCommits, writeRepository, type HistoryCommit } from '../../__fixtures__/history.js'
+import { seedCommits, writeRepository } from '../../__fixtures__/history.js'
+import { HISTORY, PULLS, REPO, RUN, runUrl } from '../../__fixtures__/deployments-history.js'
 
 useDiscoveryWorld('previous-deployment-shapes')
 
-const REPO = 'acme/web'
-const RUN = '4242' // run-action's GITHUB_RUN_ID
-const runUrl = (run: string) => `https://github.com/${REPO}/actions/runs/${run}/job/77`
-const HISTORY: HistoryCommit[] = [
-  { id: 'start', message: 'Start', parents: [] },
-  { id: 'm1', message: 'Add search (#1)', parents: ['start'] },
-  { id: 'm2', message: 'Add export (#2)', parents: ['m1'] },
-  { id: 'm3', message: 'Fix the crash (#3)', parents: ['m2'] },
-  { id: 'm4', message: 'Add filters (#4)', parents: ['m3'] },
-  { id: 'm5', message: 'Speed up the start (#5)', parents: ['m4'] }
-]
-const PULLS: SeedPull[] = [1, 2, 3, 4, 5].map(number => ({ number }))
 /** Statuses oldest first, each naming the run that wrote it (none for a tool's). */
 const states = (run: string | undefined, ...list: string[]) =>
   list.map(state => ({ state, ...(run ? { log_url: runUrl(run) } : {}) }))
